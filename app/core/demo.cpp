@@ -1,0 +1,85 @@
+#include "app/core/demo.h"
+
+#include "engine/random_game.h"
+
+namespace swref::core {
+namespace {
+
+using engine::Action;
+using engine::ActionType;
+using engine::Code;
+using engine::Game;
+
+// An illegal variant of the conquest `a` that the rules reject with `want`, or nullopt.
+std::optional<Action> Illegal(const Game& game, const Action& a, Code want) {
+  Action bad = a;
+  if (want == Code::kNotEnoughTokens) {
+    const int cost = game.ConquestCost(static_cast<engine::Race>(game.players()[a.player].active), a.region).total;
+    if (cost < 2 || a.die >= 0) return std::nullopt;
+    bad.tokens = cost - 1;
+    bad.die = -1;
+  } else {
+    bad.tokens = -1, bad.die = -1;
+    for (bad.region = 0; bad.region < game.map().size(); ++bad.region)
+      if (game.Check(bad) == want) break;
+  }
+  if (bad.region >= game.map().size() || game.Check(bad) != want) return std::nullopt;
+  return bad;
+}
+
+std::string Combo(const Game& game, int player) {
+  const int race = game.players()[player].active;
+  if (race >= 0)
+    return std::string(engine::Info(static_cast<engine::Race>(race)).name) + " + " + std::string(engine::Info(game.civs()[race].power).name);
+  if (game.turn().declined) return "decline turn";
+  return "-";
+}
+
+}  // namespace
+
+engine::Result<DemoReport> RunDemo(uint64_t seed) {
+  using R = engine::Result<DemoReport>;
+  auto map = engine::BuiltinMap("2p");
+  if (!map) return R::Error(map.error());
+  auto played = engine::PlayRandomGame(*map, seed);
+  if (!played) return R::Error(played.error());
+  DemoReport report;
+  report.record = played->record;
+  report.record.players = {"Ann", "Bob"};
+  auto start = engine::StartGame(report.record, ".");
+  if (!start) return R::Error(start.error());
+  Game game = std::move(*start);
+
+  // Replay, slipping the two illegal conquests in before real ones (a rejected action changes nothing).
+  std::vector<Action> actions;
+  const std::pair<int, Code> plan[] = {{2, Code::kNotEnoughTokens}, {4, Code::kNotAdjacent}};
+  size_t next_flag = 0;
+  for (const Action& a : report.record.actions) {
+    if (next_flag < 2 && a.type == ActionType::kConquer && a.with == engine::With::kNone && game.round() >= plan[next_flag].first &&
+        game.RegionsHeld(static_cast<engine::Race>(std::max(0, game.players()[a.player].active))) > 0) {
+      if (auto bad = Illegal(game, a, plan[next_flag].second)) {
+        const engine::Verdict v = game.Apply(*bad);
+        report.flags.push_back({static_cast<int>(actions.size()), game.round(), report.record.players[a.player], bad->region,
+                                std::string(engine::ToString(v.code)), v.why});
+        actions.push_back(*bad);
+        ++next_flag;
+      }
+    }
+    std::string combo;
+    int round = game.round();
+    if (a.type == ActionType::kEndTurn) combo = Combo(game, a.player);
+    const engine::Verdict v = game.Apply(a);
+    if (!v.ok()) return R::Error("demo: the scripted game was rejected at step " + std::to_string(actions.size()) + ": " + v.why);
+    actions.push_back(a);
+    if (a.type == ActionType::kEndTurn) {
+      const engine::TurnScore& s = game.scores().back();
+      report.turns.push_back({round, report.record.players[s.player], combo, s.coins, game.players()[s.player].coins});
+    }
+  }
+  report.record.actions = std::move(actions);
+  for (const auto& p : game.players()) report.final_coins.emplace_back(p.name, p.coins);
+  for (int w : game.Winners()) report.winners.push_back(game.players()[w].name);
+  return report;
+}
+
+}  // namespace swref::core

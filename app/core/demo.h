@@ -1,0 +1,43 @@
+// `swref demo`: a complete seeded game on the 2-player map, played by the random legal player, with two
+// illegal conquests slipped in (too few tokens; not adjacent) that the rules flag with their reason. Until the
+// camera referee exists (issue 6), this is the built-in demo: the record it makes replays with `swref play`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/game.h"
+#include "engine/record.h"
+#include "engine/result.h"
+
+namespace swref::core {
+
+struct DemoTurn {
+  int round = 0;
+  std::string player;
+  std::string combo;               // "Ratmen + Merchant", "Ratmen (decline turn)", or "-"
+  engine::CoinBreakdown coins;
+  int coins_after = 0;             // the player's coins after this turn
+};
+
+struct DemoFlag {
+  int step = 0;                    // index of the action in the record
+  int round = 0;
+  std::string player;
+  int region = -1;
+  std::string code;                // stable code, e.g. "not_adjacent"
+  std::string why;                 // the sentence with the numbers
+};
+
+struct DemoReport {
+  engine::Record record;
+  std::vector<DemoTurn> turns;
+  std::vector<DemoFlag> flags;
+  std::vector<std::pair<std::string, int>> final_coins;  // seating order
+  std::vector<std::string> winners;
+};
+
+engine::Result<DemoReport> RunDemo(uint64_t seed);
+
+}  // namespace swref::core

@@ -1,0 +1,204 @@
+// The game flow of standard Small World for 2-5 players: setup, the combo column and its coins, turns and
+// rounds, picking, readying, abandoning, conquering (costs, first conquest, adjacency, the reinforcement die,
+// every race and special power), redeployment, defenders' withdrawals, decline, scoring at the end of every turn,
+// and the end of the game with its tie-break. Rules: the rulebook (shared seeds/000) and rules/RULINGS.md;
+// the record semantics and every decision the rules leave open: docs/record.md.
+//
+// Game::Apply checks an action completely before it changes anything: a rejected action returns a stable code
+// and a sentence with the numbers and leaves the game exactly as it was. Game::Check is the same check without
+// the sentence, for the hot paths (legal-action enumeration, random games). The engine never prints.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/action.h"
+#include "engine/board.h"
+#include "engine/components.h"
+#include "engine/map.h"
+#include "engine/result.h"
+#include "engine/rng.h"
+
+namespace swref::engine {
+
+// A race banner and what goes with it while a player holds it (active or in decline).
+struct CivState {
+  int8_t owner = kNobody;   // kNobody: the banner is in the column or the stack
+  bool decline = false;
+  Power power = Power::kAlchemist;
+  int hand = 0;             // tokens in hand (to conquer with, or withdrawn after losses)
+  int aside = 0;            // Amazons: conquest-only tokens set aside until the next Ready
+  int holes_granted = 0;    // Halflings: holes placed so far (2 at most, ever)
+  bool first_turn = true;   // the race's first turn has not ended yet (Wealthy)
+};
+
+struct PlayerState {
+  std::string name;
+  int coins = kStartingCoins;
+  int active = -1;          // Race (as int) of the active race, or -1
+  int peace_with = -1;      // Diplomat: this player may not attack my active race until my next turn, or -1
+};
+
+struct Combo {
+  Race race;
+  Power power;
+  int coins = 0;            // coins dropped on it by players who picked below it
+};
+
+// Flags of the turn in progress (the current player's).
+struct TurnState {
+  bool any_action = false;          // the current player has had an action accepted this turn
+  bool picked = false;
+  bool declined = false;            // a decline turn: no conquest, score and end
+  bool active_started = false;      // the active race has conquered, abandoned or redeployed (Ghouls may no longer conquer)
+  bool active_conquered = false;    // the active race has made a conquest (no more abandoning)
+  bool readied = false;
+  bool conquests_over = false;      // the active race's conquests have ended
+  bool redeployed = false;
+  bool ghouls_readied = false;
+  bool ghouls_over = false;         // the in-decline Ghouls' conquests have ended
+  bool ghouls_redeployed = false;
+  bool dragon_used = false;
+  bool fortress_placed = false;
+  bool ally_chosen = false;
+  int nonempty_conquered = 0;       // non-empty regions the active race conquered this turn (Orcs, Pillaging, Skeletons)
+  uint8_t sorcery_used = 0;         // bit p: Sorcerers converted a token of player p this turn
+  uint8_t attacked_active = 0;      // bit p: the active race attacked player p's active race this turn
+  uint8_t withdrawn = 0;            // bit p: player p lost tokens to a conquest this turn (may `withdraw`)
+};
+
+struct CoinBreakdown {
+  int regions = 0;
+  int race = 0;
+  int power = 0;
+  int total() const { return regions + race + power; }
+};
+
+struct TurnScore {
+  int round = 0;
+  int player = 0;
+  CoinBreakdown coins;
+};
+
+// How the cost of a conquest is made up, for the verdict's sentence.
+struct CostBreakdown {
+  int base = 2;
+  int mountain = 0, troll_lair = 0, fortress = 0, encampments = 0;
+  int lost_tribe = 0, defenders = 0;
+  // Discounts, 1 each where they apply (RULINGS 24: they stack, the cost never drops below 1).
+  int commando = 0, mounted = 0, underworld = 0, tritons = 0, giants = 0;
+  int total = 2;
+  std::string Describe() const;     // "2 + 1 mountain + 1 lost tribe - 1 Commando"
+};
+
+struct GameOptions {
+  std::shared_ptr<const Map> map;
+  std::vector<std::string> players;   // seating order
+  std::vector<Race> races;            // the stacks' top part in order (index 0 = top of the column); missing ones follow shuffled by seed
+  std::vector<Power> powers;
+  uint64_t seed = 0;
+};
+
+class Game {
+ public:
+  static Result<Game> Create(const GameOptions& options);
+
+  Verdict Apply(const Action& action);
+  Code Check(const Action& action) const;
+
+  // State, read-only.
+  const Map& map() const { return *map_; }
+  const std::shared_ptr<const Map>& map_ptr() const { return map_; }
+  const Board& board() const { return board_; }
+  const std::vector<PlayerState>& players() const { return players_; }
+  const std::array<CivState, kRaceCount>& civs() const { return civs_; }
+  const CivState& civ(Race race) const { return civs_[static_cast<int>(race)]; }
+  const std::vector<Combo>& column() const { return column_; }
+  const TurnState& turn() const { return turn_; }
+  const std::vector<TurnScore>& scores() const { return scores_; }
+  int current_player() const { return current_; }
+  int round() const { return round_; }
+  bool finished() const { return finished_; }
+  int player_count() const { return static_cast<int>(players_.size()); }
+
+  // Queries the referee, the legal-action enumeration and the reports use.
+  CostBreakdown ConquestCost(Race race, int region, bool ghouls = false) const;
+  int TokensOnBoard(Race race) const { return on_board_[static_cast<int>(race)]; }
+  int TokensInTray(Race race) const;          // the box count less what is on the board, in hand or set aside
+  int RegionsHeld(Race race) const { return held_[static_cast<int>(race)]; }
+  int TokensOnBoardOf(int player) const;      // tie-break: race tokens of all the player's races on the board
+  int HandOf(int player) const;               // tokens in hand over all the player's races
+  std::vector<int> Winners() const;           // empty until finished; several on a shared win
+  // In-decline Ghouls of the player, or -1.
+  int DeclinedGhouls(int player) const;
+  // A debug consistency check of the whole state (token and piece counts, owners); "" when consistent.
+  std::string CheckConsistency() const;
+
+ private:
+  Game() = default;
+
+  CivState& civ_mut(Race race) { return civs_[static_cast<int>(race)]; }
+  std::string RaceName(int race) const;
+  std::string PlayerName(int player) const { return players_[player].name; }
+
+  // Each action: a const check that fills `why` when it is given, and the change, run only after an Ok check.
+  Code CheckPick(const Action& a, std::string* why) const;
+  void DoPick(const Action& a);
+  Code CheckConquer(const Action& a, std::string* why) const;
+  Code CheckSorcery(const Action& a, std::string* why) const;
+  void DoConquer(const Action& a);
+  Code CheckAbandon(const Action& a, std::string* why) const;
+  void DoAbandon(const Action& a);
+  Code CheckRedeploy(const Action& a, std::string* why) const;
+  void DoRedeploy(const Action& a);
+  Code CheckWithdraw(const Action& a, std::string* why) const;
+  void DoWithdraw(const Action& a);
+  Code CheckAlly(const Action& a, std::string* why) const;
+  void DoAlly(const Action& a);
+  Code CheckDecline(const Action& a, std::string* why) const;
+  void DoDecline(const Action& a);
+  Code CheckEndTurn(const Action& a, std::string* why) const;
+  void DoEndTurn(const Action& a);
+  Code Evaluate(const Action& a, std::string* why) const;
+
+  // Shared pieces of the rules.
+  Code CheckTarget(int conqueror, int region, bool ghouls, std::string* why) const;  // reachability, water, immunity, peace
+  void Ready(Race race);             // leave 1 token per region, the rest (and Amazons' set-aside 4) in hand
+  int HandAfterReady(Race race) const;
+  void TakeRegion(int region, Race race, int tokens, bool decline);  // defenders lose and withdraw, then the race moves in
+  void Vanish(Race race);                                            // a race leaves the map: banner back, badge discarded
+  void DeclineActive(int player);
+  void SetAmazonsAside(Race race);  // Amazons: set the 4 conquest-only tokens aside (docs/record.md)
+  int SkeletonBonus() const;
+  int RedeployTotal(Race race, int* aside_after) const;
+  CoinBreakdown Score(int player) const;
+  void RefillColumn();
+  void ReturnBanner(Race race);
+  void NextTurn();
+  int PiecesOnMap(Piece piece) const;
+  int CountRegions(Race race) const;  // RegionsHeld without the cache, for use while the board changes
+  void Recount();                     // refresh the per-race caches after an action changed the board
+
+  std::shared_ptr<const Map> map_;
+  Board board_;
+  // Per-race caches of the board, refreshed after every applied action (Check is the hot path).
+  std::array<int, kRaceCount> held_{};      // regions held
+  std::array<int, kRaceCount> on_board_{};  // tokens on the board
+  std::array<int, kRaceCount> spare_{};     // tokens above 1 per region (what readying takes in hand)
+  std::vector<PlayerState> players_;
+  std::array<CivState, kRaceCount> civs_{};
+  std::vector<Combo> column_;
+  std::vector<Race> race_stack_;      // front = top of the stack
+  std::vector<Power> power_stack_;
+  std::vector<Power> power_discards_;
+  TurnState turn_;
+  std::vector<TurnScore> scores_;
+  int current_ = 0;
+  int round_ = 1;
+  bool finished_ = false;
+  Rng rng_;
+};
+
+}  // namespace swref::engine

@@ -1,0 +1,75 @@
+#include "engine/replay.h"
+
+namespace swref::engine {
+
+using json = nlohmann::ordered_json;
+
+Result<ReplayResult> Replay(const Record& record, const std::filesystem::path& base_dir) {
+  auto game = StartGame(record, base_dir);
+  if (!game) return Result<ReplayResult>::Error(game.error());
+  ReplayResult result{{}, std::move(*game)};
+  result.steps.reserve(record.actions.size());
+  for (const Action& action : record.actions) result.steps.push_back(result.game.Apply(action));
+  return result;
+}
+
+json RegionsDocument(const Game& game) {
+  json regions = json::array();
+  const auto& players = game.players();
+  for (int i = 0; i < game.map().size(); ++i) {
+    const RegionState& r = game.board()[i];
+    if (!r.HoldsAnything()) continue;
+    json j = {{"id", i}};
+    if (r.HasRace()) {
+      j["owner"] = players[r.owner].name;
+      j["race"] = Info(r.race_id()).id;
+      j["decline"] = r.decline;
+      j["tokens"] = r.tokens;
+    } else {
+      j["owner"] = nullptr;
+      j["race"] = r.lost_tribe ? json("lost_tribe") : json(nullptr);
+      j["decline"] = false;
+      j["tokens"] = r.lost_tribe;
+    }
+    json pieces = json::array();
+    for (Piece p : {Piece::kMountain, Piece::kTrollLair, Piece::kFortress, Piece::kEncampment, Piece::kHole, Piece::kHero, Piece::kDragon})
+      for (int k = 0; k < r.Count(p); ++k) pieces.push_back(Info(p).id);
+    j["pieces"] = pieces;
+    regions.push_back(j);
+  }
+  return regions;
+}
+
+json PlayDocument(const ReplayResult& replay) {
+  const Game& game = replay.game;
+  json steps = json::array();
+  for (size_t i = 0; i < replay.steps.size(); ++i) {
+    const Verdict& v = replay.steps[i];
+    json s = {{"i", i}, {"ok", v.ok()}};
+    if (!v.ok()) s["code"] = ToString(v.code), s["why"] = v.why;
+    steps.push_back(s);
+  }
+  json turns = json::array();
+  for (const TurnScore& t : game.scores()) {
+    turns.push_back({{"round", t.round},
+                     {"player", game.players()[t.player].name},
+                     {"coins", {{"regions", t.coins.regions}, {"race", t.coins.race}, {"power", t.coins.power}, {"total", t.coins.total()}}}});
+  }
+  json coins = json::object(), hands = json::object(), winners = json::array();
+  for (int p = 0; p < game.player_count(); ++p) {
+    coins[game.players()[p].name] = game.players()[p].coins;
+    hands[game.players()[p].name] = game.HandOf(p);
+  }
+  const std::vector<int> won = game.Winners();
+  for (int p : won) winners.push_back(game.players()[p].name);
+  json final_doc = {{"round", game.round()},
+                    {"finished", game.finished()},
+                    {"winner", won.size() == 1 ? json(game.players()[won[0]].name) : json(nullptr)},
+                    {"winners", winners},
+                    {"coins", coins},
+                    {"hands", hands},
+                    {"regions", RegionsDocument(game)}};
+  return {{"steps", steps}, {"turns", turns}, {"final", final_doc}};
+}
+
+}  // namespace swref::engine

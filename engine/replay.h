@@ -1,0 +1,29 @@
+// Replaying a game record through the rules, and the `swref play` output document (docs/record.md).
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/game.h"
+#include "engine/record.h"
+#include "engine/result.h"
+
+namespace swref::engine {
+
+struct ReplayResult {
+  std::vector<Verdict> steps;   // one per action of the record
+  Game game;                    // the state after the last action
+};
+
+// Errors only for a record whose game cannot start (map, players); a rejected action is a step, not an error.
+Result<ReplayResult> Replay(const Record& record, const std::filesystem::path& base_dir);
+
+// The `swref play` document: steps, turns (coins per turn), final (round, winner, coins, hands, regions), with
+// its keys in the documented order.
+nlohmann::ordered_json PlayDocument(const ReplayResult& replay);
+// The `final.regions` part alone: every region that holds anything.
+nlohmann::ordered_json RegionsDocument(const Game& game);
+
+}  // namespace swref::engine

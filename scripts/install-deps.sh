@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages swref builds with (compiler, CMake, OpenCV with contrib/ArUco, Qt 6, JSON,
+# CLI11, OpenSSL, GoogleTest, Google Benchmark) and Xvfb for the GUI tests. Uses sudo when not run as root.
+set -euo pipefail
+packages=(
+  g++ cmake ninja-build pkg-config
+  libopencv-dev libopencv-contrib-dev
+  qt6-base-dev qt6-charts-dev
+  nlohmann-json3-dev libcli11-dev libssl-dev libcairo2-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  xvfb xauth python3
+)
+as_root=()
+[ "$(id -u)" = 0 ] || as_root=(sudo)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} = 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

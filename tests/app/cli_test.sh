@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# End-to-end tests of the swref executable as a user runs it: exit codes, output, error messages.
+# Usage: cli_test.sh SWREF SOURCE_DIR
+set -u
+swref=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+passed=0
+check() {  # name, condition result
+  if [ "$2" = 0 ]; then passed=$((passed + 1)); else echo "FAIL: $1"; failed=$((failed + 1)); fi
+}
+
+"$swref" help > "$tmp/help.txt"; check "help exits 0" $?
+grep -q "swref play RECORD" "$tmp/help.txt"; check "help lists play" $?
+"$swref" > /dev/null; check "no arguments shows the overview" $?
+"$swref" help play | grep -q -- "--pretty"; check "help play shows its options" $?
+
+"$swref" play "$src/examples/first-game.json" > "$tmp/play.json"; check "play exits 0 on the example" $?
+python3 - "$tmp/play.json" <<'PY'; check "play output is the documented document" $?
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d) == ["steps", "turns", "final"], list(d)
+assert d["final"]["coins"] == {"Ann": 25, "Bob": 12}, d["final"]["coins"]
+assert [s["code"] for s in d["steps"] if not s["ok"]] == ["not_adjacent", "not_enough_tokens"]
+assert d["turns"][0] == {"round": 1, "player": "Ann", "coins": {"regions": 4, "race": 0, "power": 4, "total": 8}}, d["turns"][0]
+PY
+
+printf '{"format": "smallworld-record/1", "map": "2p", "players": ["Ann", "Bob"], "actions": [{"player": "Ann", "do": "conquer", "region": "x"}]}' > "$tmp/bad.json"
+"$swref" play "$tmp/bad.json" > "$tmp/out.txt" 2> "$tmp/err.txt"; code=$?
+[ $code = 2 ]; check "malformed record exits 2 (got $code)" $?
+grep -q 'record.actions\[0\].region: expected an integer, got "x"' "$tmp/err.txt"; check "malformed record names the field" $?
+[ ! -s "$tmp/out.txt" ]; check "malformed record prints nothing on stdout" $?
+echo '{not json' > "$tmp/broken.json"
+"$swref" play "$tmp/broken.json" 2> "$tmp/err.txt"; [ $? = 2 ]; check "broken JSON exits 2" $?
+grep -q "not valid JSON" "$tmp/err.txt"; check "broken JSON says so" $?
+"$swref" play "$tmp/missing.json" 2> /dev/null; [ $? = 2 ]; check "missing record exits 2" $?
+"$swref" play 2> /dev/null; [ $? = 2 ]; check "play without a record exits 2" $?
+"$swref" frobnicate 2> /dev/null; [ $? = 2 ]; check "unknown command exits 2" $?
+
+"$swref" demo --record-out "$tmp/demo.json" > "$tmp/demo.txt"; check "demo exits 0" $?
+grep -q "not_adjacent" "$tmp/demo.txt"; check "demo flags a non-adjacent conquest" $?
+grep -q "not_enough_tokens" "$tmp/demo.txt"; check "demo flags a conquest with too few tokens" $?
+"$swref" play "$tmp/demo.json" > "$tmp/demo-play.json"; check "the demo's record replays" $?
+
+"$swref" bench engine --games 20 --json > "$tmp/bench.json" 2> /dev/null; check "bench engine runs" $?
+grep -q '"signature"' "$tmp/bench.json"; check "bench prints a signature" $?
+
+echo "cli: $passed passed, $failed failed"
+[ $failed = 0 ]
