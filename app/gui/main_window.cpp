@@ -79,14 +79,13 @@ bool MainWindow::OpenRecord(const QString& path) {
     const engine::Verdict& v = replay->steps[i];
     if (!v.ok()) AddRow(flags_, {QString::number(i), QString::fromStdString(std::string(engine::ToString(v.code))), QString::fromStdString(v.why)});
   }
-  QString coins;
-  for (const auto& p : game.players()) coins += QString("%1 %2   ").arg(QString::fromStdString(p.name)).arg(p.coins);
-  summary_->setText(QString("%1: round %2%3. Coins: %4. %5 flagged actions.")
-                        .arg(path)
-                        .arg(game.round())
-                        .arg(game.finished() ? " (finished)" : "")
-                        .arg(coins)
-                        .arg(flags_->rowCount()));
+  QStringList coins;
+  for (const auto& p : game.players()) coins << QString("%1 %2").arg(QString::fromStdString(p.name)).arg(p.coins);
+  const QString state = game.finished() ? QString("game over after round %1").arg(game.round())
+                                        : QString("round %1, %2 to play").arg(game.round()).arg(QString::fromStdString(game.players()[game.current_player()].name));
+  summary_->setText(QString("%1: %2. Coins: %3. %4 flagged actions.").arg(path, state, coins.join(", ")).arg(flags_->rowCount()));
+  turns_->resizeColumnsToContents();
+  flags_->resizeColumnsToContents();
   statusBar()->showMessage("Record replayed through the rules.");
   return true;
 }
@@ -104,9 +103,11 @@ void MainWindow::RunDemo() {
                     QString::number(t.coins.power), QString::number(t.coins.total())});
   for (const core::DemoFlag& f : demo->flags)
     AddRow(flags_, {QString::number(f.step), QString::fromStdString(f.code), QString::fromStdString(f.why)});
-  QString coins;
-  for (const auto& [name, c] : demo->final_coins) coins += QString("%1 %2   ").arg(QString::fromStdString(name)).arg(c);
-  summary_->setText(QString("Demo game on the 2-player map (seed 7). Final coins: %1").arg(coins));
+  QStringList coins;
+  for (const auto& [name, c] : demo->final_coins) coins << QString("%1 %2").arg(QString::fromStdString(name)).arg(c);
+  summary_->setText(QString("Demo game on the 2-player map (seed 7). Final coins: %1.").arg(coins.join(", ")));
+  turns_->resizeColumnsToContents();
+  flags_->resizeColumnsToContents();
   statusBar()->showMessage("Demo game played through the rules.");
 }
 
