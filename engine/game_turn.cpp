@@ -4,19 +4,9 @@
 #include <set>
 
 #include "engine/game.h"
+#include "engine/verdict_text.h"
 
 namespace swref::engine {
-namespace {
-
-template <typename Text>
-Code Reject(std::string* why, Code code, Text&& text) {
-  if (why) *why = text();
-  return code;
-}
-
-std::string RegionName(int id) { return "region " + std::to_string(id); }
-
-}  // namespace
 
 // ------------------------------------------------------------------------------------------------------------------
 // Pick (RULINGS 27)

@@ -1,0 +1,197 @@
+#include "calibration/layout.h"
+
+#include <fstream>
+
+#include <opencv2/imgproc.hpp>
+
+namespace swref::calibration {
+namespace {
+
+using nlohmann::json;
+using R = engine::Result<Layout>;
+
+bool ReadPoint(const json& v, cv::Point2d* p) {
+  if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) return false;
+  *p = {v[0].get<double>(), v[1].get<double>()};
+  return true;
+}
+
+std::string ParseMarkers(const json& m, const std::string& place, const Layout& layout, LayoutMarkers* out) {
+  if (!m.is_object()) return place + ": expected an object";
+  out->dictionary = m.value("dictionary", std::string("DICT_4X4_50"));
+  if (!m.contains("size_mm") || !m["size_mm"].is_number() || m["size_mm"].get<double>() <= 0) return place + ".size_mm: expected a positive number";
+  out->size_mm = m["size_mm"].get<double>();
+  if (!m.contains("corners") || !m["corners"].is_object()) return place + ".corners: expected an object {\"id\": [x, y]}";
+  for (auto& [key, value] : m["corners"].items()) {
+    cv::Point2d p;
+    int id = -1;
+    try {
+      id = std::stoi(key);
+    } catch (...) {
+      return place + ".corners: \"" + key + "\" is not a marker id";
+    }
+    if (!ReadPoint(value, &p)) return place + ".corners." + key + ": expected [x, y] in mm";
+    if (p.x < 0 || p.y < 0 || p.x + out->size_mm > layout.board_mm.width + 1e-6 || p.y + out->size_mm > layout.board_mm.height + 1e-6)
+      return place + ".corners." + key + ": the marker does not fit on the board";
+    out->corners[id] = p;
+  }
+  return "";
+}
+
+}  // namespace
+
+R ParseLayout(const json& doc, const std::string& where) {
+  if (!doc.is_object()) return R::Error(where + ": expected a JSON object");
+  if (doc.value("format", "") != kLayoutFormat) return R::Error(where + ".format: expected \"" + kLayoutFormat + "\"");
+  Layout layout;
+  if (!doc.contains("map") || !doc["map"].is_string()) return R::Error(where + ".map: expected a map name or path");
+  layout.map = doc["map"].get<std::string>();
+  cv::Point2d size;
+  if (!doc.contains("board_mm") || !ReadPoint(doc["board_mm"], &size) || size.x <= 0 || size.y <= 0)
+    return R::Error(where + ".board_mm: expected [width, height] in mm");
+  layout.board_mm = {size.x, size.y};
+  if (!doc.contains("regions") || !doc["regions"].is_array() || doc["regions"].empty()) return R::Error(where + ".regions: expected a non-empty array");
+  const json& regions = doc["regions"];
+  const int n = static_cast<int>(regions.size());
+  layout.regions.assign(n, {});
+  std::vector<bool> seen(n, false);
+  constexpr double kSlack = 1.0;  // mm a point may lie outside the board
+  for (int i = 0; i < n; ++i) {
+    const std::string place = where + ".regions[" + std::to_string(i) + "]";
+    const json& r = regions[i];
+    if (!r.is_object() || !r.contains("id") || !r["id"].is_number_integer()) return R::Error(place + ".id: expected an integer");
+    const int id = r["id"].get<int>();
+    if (id < 0 || id >= n) return R::Error(place + ".id: " + std::to_string(id) + " is out of range 0.." + std::to_string(n - 1));
+    if (seen[id]) return R::Error(place + ".id: " + std::to_string(id) + " is used twice");
+    seen[id] = true;
+    if (!r.contains("polygon") || !r["polygon"].is_array() || r["polygon"].size() < 3)
+      return R::Error(place + ".polygon: expected at least 3 points [x, y]");
+    for (size_t k = 0; k < r["polygon"].size(); ++k) {
+      cv::Point2d p;
+      if (!ReadPoint(r["polygon"][k], &p)) return R::Error(place + ".polygon[" + std::to_string(k) + "]: expected [x, y] in mm");
+      if (p.x < -kSlack || p.y < -kSlack || p.x > size.x + kSlack || p.y > size.y + kSlack)
+        return R::Error(place + ".polygon[" + std::to_string(k) + "]: (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") lies off the board");
+      layout.regions[id].push_back(p);
+    }
+  }
+  if (doc.contains("markers")) {
+    LayoutMarkers markers;
+    if (auto e = ParseMarkers(doc["markers"], where + ".markers", layout, &markers); !e.empty()) return R::Error(e);
+    layout.markers = markers;
+  }
+  return layout;
+}
+
+R ReadLayoutFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return R::Error(path + ": cannot open the layout");
+  json doc = json::parse(in, nullptr, false);
+  if (doc.is_discarded()) return R::Error(path + ": not valid JSON");
+  return ParseLayout(doc, path);
+}
+
+nlohmann::ordered_json ToJson(const Layout& layout) {
+  nlohmann::ordered_json j;
+  j["format"] = kLayoutFormat;
+  j["map"] = layout.map;
+  j["board_mm"] = {layout.board_mm.width, layout.board_mm.height};
+  j["regions"] = nlohmann::ordered_json::array();
+  auto round2 = [](double v) { return std::round(v * 100) / 100; };
+  for (size_t i = 0; i < layout.regions.size(); ++i) {
+    nlohmann::ordered_json poly = nlohmann::ordered_json::array();
+    for (const cv::Point2d& p : layout.regions[i]) poly.push_back({round2(p.x), round2(p.y)});
+    j["regions"].push_back({{"id", i}, {"polygon", poly}});
+  }
+  if (layout.markers) {
+    nlohmann::ordered_json corners = nlohmann::ordered_json::object();
+    for (const auto& [id, p] : layout.markers->corners) corners[std::to_string(id)] = {round2(p.x), round2(p.y)};
+    j["markers"] = {{"dictionary", layout.markers->dictionary}, {"size_mm", layout.markers->size_mm}, {"corners", corners}};
+  }
+  return j;
+}
+
+namespace {
+
+std::vector<cv::Point> ToPixels(const std::vector<cv::Point2d>& polygon, double px_per_mm) {
+  std::vector<cv::Point> pts;
+  pts.reserve(polygon.size());
+  // Fixed point with 4 fractional bits: fillPoly's `shift` keeps sub-pixel accuracy.
+  for (const cv::Point2d& p : polygon) pts.emplace_back(cvRound(p.x * px_per_mm * 16 - 8), cvRound(p.y * px_per_mm * 16 - 8));
+  return pts;
+}
+
+}  // namespace
+
+cv::Mat RasterizeLayout(const Layout& layout, double px_per_mm) {
+  cv::Mat labels(cvRound(layout.board_mm.height * px_per_mm), cvRound(layout.board_mm.width * px_per_mm), CV_32S, cv::Scalar(-1));
+  for (size_t i = 0; i < layout.regions.size(); ++i) {
+    std::vector<std::vector<cv::Point>> polys = {ToPixels(layout.regions[i], px_per_mm)};
+    cv::fillPoly(labels, polys, cv::Scalar(static_cast<int>(i)), cv::LINE_8, 4);
+  }
+  return labels;
+}
+
+LayoutTopology MeasureTopology(const Layout& layout, double px_per_mm) {
+  const cv::Mat labels = RasterizeLayout(layout, px_per_mm);
+  LayoutTopology t;
+  const int n = static_cast<int>(layout.regions.size());
+  t.edge_mm.assign(n, 0);
+  t.area_mm2.assign(n, 0);
+  const double step = 1.0 / px_per_mm;
+  for (int y = 0; y < labels.rows; ++y) {
+    const int* row = labels.ptr<int>(y);
+    const int* below = y + 1 < labels.rows ? labels.ptr<int>(y + 1) : nullptr;
+    for (int x = 0; x < labels.cols; ++x) {
+      const int a = row[x];
+      if (a < 0) {
+        t.uncovered_mm2 += step * step;
+        continue;
+      }
+      t.area_mm2[a] += step * step;
+      if (y == 0 || y == labels.rows - 1) t.edge_mm[a] += step;
+      if (x == 0 || x == labels.cols - 1) t.edge_mm[a] += step;
+      auto contact = [&](int b) {
+        if (b >= 0 && b != a) t.shared_mm[{std::min(a, b), std::max(a, b)}] += step;
+      };
+      if (x + 1 < labels.cols) contact(row[x + 1]);
+      if (below) contact(below[x]);
+    }
+  }
+  return t;
+}
+
+std::vector<std::string> CompareWithMap(const LayoutTopology& t, const engine::Map& map, double min_border_mm) {
+  std::vector<std::string> problems;
+  const int n = static_cast<int>(t.edge_mm.size());
+  if (n != map.size()) {
+    problems.push_back("the layout has " + std::to_string(n) + " regions, map " + map.key + " has " + std::to_string(map.size()));
+    return problems;
+  }
+  auto shared = [&](int a, int b) {
+    auto it = t.shared_mm.find({std::min(a, b), std::max(a, b)});
+    return it == t.shared_mm.end() ? 0.0 : it->second;
+  };
+  char buf[200];
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      const double len = shared(a, b);
+      if (map.Adjacent(a, b) && len < min_border_mm) {
+        std::snprintf(buf, sizeof buf, "regions %d and %d border each other on the map but share %.1f mm in the layout", a, b, len);
+        problems.emplace_back(buf);
+      } else if (!map.Adjacent(a, b) && len >= min_border_mm) {
+        std::snprintf(buf, sizeof buf, "regions %d and %d share %.1f mm of border in the layout but do not border each other on the map", a, b, len);
+        problems.emplace_back(buf);
+      }
+    }
+    if (map.regions[a].border && t.edge_mm[a] < min_border_mm) {
+      std::snprintf(buf, sizeof buf, "region %d is a border region but touches the board edge along %.1f mm", a, t.edge_mm[a]);
+      problems.emplace_back(buf);
+    } else if (!map.regions[a].border && t.edge_mm[a] >= min_border_mm) {
+      std::snprintf(buf, sizeof buf, "region %d is not a border region but touches the board edge along %.1f mm", a, t.edge_mm[a]);
+      problems.emplace_back(buf);
+    }
+  }
+  return problems;
+}
+
+}  // namespace swref::calibration
