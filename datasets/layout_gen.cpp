@@ -240,7 +240,7 @@ struct Node {
   bool straight = false;  // segments touching this node are not wiggled
 };
 
-int64_t EdgeKey(int a, int b, int vertices) { return int64_t{1} << 40 | int64_t{std::min(a, b)} * vertices + std::max(a, b); }
+int64_t EdgeKey(int a, int b, int vertices) { return (int64_t{1} << 40) | (int64_t{std::min(a, b)} * vertices + std::max(a, b)); }
 int64_t VertexKey(int v) { return int64_t{2} << 40 | v; }
 int64_t TriangleKey(const Tri& t) {
   Tri s = t;
@@ -277,7 +277,6 @@ std::vector<std::vector<Node>> Outlines(const Triangulation& t, const std::vecto
     const cv::Point2d mid = (p[v] + p[d]) / 2.0;
     return Node{p[d] + 0.05 * (mid - p[d]), int64_t{5} << 40 | (int64_t{d} * t.vertices + v), false, true};
   };
-  auto rim_dummy = [&](int d) { return Node{p[d], VertexKey(d), true, true}; };
   auto rim_point = [&](int v, int u) {  // where v's stretch of the rim ends toward its rim neighbour u
     if (t.Dummy(u)) return Node{p[u], VertexKey(u), true, true};
     const double a = std::atan2(p[v].y, p[v].x), b = std::atan2(p[u].y, p[u].x);
