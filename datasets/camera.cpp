@@ -1,0 +1,995 @@
+// The table camera simulator (datasets/camera.h).
+//
+// Conventions. The world frame is the table: x and y are board millimetres (x right, y down, origin at the board's
+// top-left corner before any bump) and z points INTO the table, so (x, y, z) is right-handed and the camera, above
+// the table, sits at z < 0. The camera frame is OpenCV's (x right and y down in the image, z along the viewing
+// direction); with tilt 0 and roll 0 it is the world frame moved to the camera centre, which is what makes the
+// overhead image upright (board +x = image right, board +y = image down). A positive roll turns the camera from
+// board +x towards +y (clockwise as seen from above), so the board appears turned the other way in the image. A
+// bump's rotation also turns from +x towards +y. Pixel coordinates are OpenCV's: the centre of pixel (i, j) is at
+// (i, j), and the principal point is the centre of the pixel grid, ((w - 1) / 2, (h - 1) / 2).
+//
+// Rendering is inverse: every frame pixel is traced back through the lens (distortion undone) and the homography to
+// a point of the world image, then sampled with cv::remap. The trace is computed on a coarse grid and interpolated,
+// converted to OpenCV's fixed-point maps and cached, because a demo renders many frames from one pose.
+#include "datasets/camera.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <list>
+#include <mutex>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace swref::datasets {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kNeutralKelvin = 5000;  // the white balance the simulated camera is set to
+constexpr int kGridStep = 8;             // frame pixels between nodes of the coarse map and of the light field
+
+double Rad(double deg) { return deg * kPi / 180; }
+
+cv::Point2d PrincipalPoint(cv::Size frame) { return {(frame.width - 1) / 2.0, (frame.height - 1) / 2.0}; }
+
+// FNV-1a over the bytes of the values fed to it: the seeds of everything a shot leaves implicit (its noise, the
+// details of an arm) come from the shot itself, so that one shot always gives one frame.
+class Hasher {
+ public:
+  Hasher& Add(double v) { return Bytes(&v, sizeof v); }
+  Hasher& Add(int64_t v) { return Bytes(&v, sizeof v); }
+  Hasher& Add(cv::Point2d p) { return Add(p.x).Add(p.y); }
+  Hasher& Add(const cv::Scalar& s) { return Add(s[0]).Add(s[1]).Add(s[2]).Add(s[3]); }
+  uint64_t value() const { return h_; }
+
+ private:
+  Hasher& Bytes(const void* data, size_t n) {
+    const auto* b = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; ++i) h_ = (h_ ^ b[i]) * 1099511628211ull;
+    return *this;
+  }
+  uint64_t h_ = 14695981039346656037ull;
+};
+
+// cv::RNG is a multiply-with-carry generator whose first outputs are nearly linear in a small seed (seeds 1, 2, 3
+// would give tilts in arithmetic progression), so user seeds are scrambled first (splitmix64's finaliser).
+uint64_t Scramble(uint64_t seed) {
+  uint64_t z = seed + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+uint64_t HashArm(const Arm& arm) {
+  return Hasher()
+      .Add(arm.shoulder)
+      .Add(arm.hand)
+      .Add(arm.width_px)
+      .Add(arm.skin_bgr)
+      .Add(arm.sleeve_bgr)
+      .Add(arm.motion_blur_px)
+      .value();
+}
+
+uint64_t HashShot(const CameraShot& s) {
+  Hasher h;
+  h.Add(int64_t{s.frame.width}).Add(int64_t{s.frame.height});
+  const CameraPose& p = s.pose;
+  h.Add(p.look_at_mm)
+      .Add(p.distance_mm)
+      .Add(p.tilt_deg)
+      .Add(p.tilt_azimuth_deg)
+      .Add(p.roll_deg)
+      .Add(p.focal_px)
+      .Add(p.k1)
+      .Add(p.k2);
+  h.Add(s.bump.shift_mm).Add(s.bump.rotation_deg);
+  const Lighting& l = s.light;
+  h.Add(l.kelvin).Add(l.ev).Add(l.gradient).Add(l.gradient_deg).Add(l.vignetting).Add(l.shadow_deg).Add(l.shadow_mm);
+  for (const Glare& g : l.glare) h.Add(g.centre).Add(g.axes.width).Add(g.axes.height).Add(g.angle_deg).Add(g.strength);
+  h.Add(s.sensor.noise_sigma).Add(s.sensor.blur_sigma).Add(int64_t{s.sensor.jpeg_quality});
+  for (const Arm& a : s.arms) h.Add(int64_t(HashArm(a)));
+  return h.value();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Geometry
+
+// Rotation camera_from_world. The tilt is a rotation about the horizontal axis u = (sin az, -cos az, 0), which
+// takes the straight-down axis (0, 0, 1) to (-sin t cos az, -sin t sin az, cos t): the viewing direction of a
+// camera displaced towards the azimuth. The roll then turns the camera about its own axis.
+cv::Matx33d CameraFromWorld(const CameraPose& pose) {
+  const double t = Rad(pose.tilt_deg), az = Rad(pose.tilt_azimuth_deg), r = Rad(pose.roll_deg);
+  const cv::Matx33d ux(0, 0, -std::cos(az), 0, 0, -std::sin(az), std::cos(az), std::sin(az), 0);  // [u]x
+  const cv::Matx33d tilt = cv::Matx33d::eye() + std::sin(t) * ux + (1 - std::cos(t)) * (ux * ux);
+  const cv::Matx33d roll(std::cos(r), -std::sin(r), 0, std::sin(r), std::cos(r), 0, 0, 0, 1);
+  return (tilt * roll).t();
+}
+
+// Table point (homogeneous, z = 0) -> normalised ideal camera coordinates, i.e. [r1 r2 t] of the pinhole model.
+cv::Matx33d NormFromTable(const CameraPose& pose) {
+  const double t = Rad(pose.tilt_deg), az = Rad(pose.tilt_azimuth_deg);
+  const cv::Vec3d towards_camera(std::sin(t) * std::cos(az), std::sin(t) * std::sin(az), -std::cos(t));
+  const cv::Vec3d centre = cv::Vec3d(pose.look_at_mm.x, pose.look_at_mm.y, 0) + pose.distance_mm * towards_camera;
+  const cv::Matx33d r = CameraFromWorld(pose);
+  const cv::Vec3d tr = -(r * centre);
+  return {r(0, 0), r(0, 1), tr[0], r(1, 0), r(1, 1), tr[1], r(2, 0), r(2, 1), tr[2]};
+}
+
+// Board mm -> table mm: the bump's rotation about the board's centre, then its shift.
+cv::Matx33d TableFromBoard(const Bump& bump, cv::Size2d board_mm) {
+  const double a = Rad(bump.rotation_deg), c = std::cos(a), s = std::sin(a);
+  const double cx = board_mm.width / 2, cy = board_mm.height / 2;
+  return {c, -s, cx - (c * cx - s * cy) + bump.shift_mm.x, s, c, cy - (s * cx + c * cy) + bump.shift_mm.y, 0, 0, 1};
+}
+
+cv::Matx33d Intrinsics(const CameraShot& shot) {
+  const cv::Point2d pp = PrincipalPoint(shot.frame);
+  const double f = shot.pose.focal_px;
+  return {f, 0, pp.x, 0, f, pp.y, 0, 0, 1};
+}
+
+cv::Matx33d NormFromBoard(const CameraShot& shot, cv::Size2d board_mm) {
+  return NormFromTable(shot.pose) * TableFromBoard(shot.bump, board_mm);
+}
+
+// OpenCV's radial model: the distorted radius is r (1 + k1 r^2 + k2 r^4).
+double RadialFactor(double r2, double k1, double k2) { return 1 + r2 * (k1 + r2 * k2); }
+
+// The ideal radius whose distorted radius is rd, by Newton's method on r + k1 r^3 + k2 r^5 - rd (monotonic over the
+// image for the distortions a webcam has, so it converges from r = rd in a few steps).
+double UndistortRadius(double rd, double k1, double k2) {
+  double r = rd;
+  for (int i = 0; i < 6; ++i) {
+    const double r2 = r * r, g = r * RadialFactor(r2, k1, k2) - rd, dg = 1 + r2 * (3 * k1 + 5 * k2 * r2);
+    if (dg <= 0.05) break;  // past the fold of an absurd distortion: keep the last estimate
+    r -= g / dg;
+  }
+  return r;
+}
+
+// Per-thread scratch memory for a frame's temporaries (megabytes each). A fresh allocation that large comes from
+// mmap and costs a page fault per 4 KB page on first touch, which on a virtual machine can cost more than the
+// work done on the buffer, so the buffers are kept and reused. A Mat from Scratch is valid until the next call with
+// the same slot on the same thread, and must not leave RenderFrame.
+enum ScratchSlot {
+  kMapSlot,
+  kGainSlot,
+  kGlareSlot,
+  kHeightSlot,
+  kSlopeXSlot,
+  kSlopeYSlot,
+  kMottleSlot,
+  kLayerSlot,
+  kWideSlot,
+  kSumSlot,
+  kArmSlot,
+  kShadowSlot,
+  kCoverageSlot,
+  kSlotCount
+};
+cv::Mat Scratch(ScratchSlot slot, cv::Size size, int type) {
+  thread_local std::array<std::vector<uint8_t>, kSlotCount> buffers;
+  std::vector<uint8_t>& b = buffers[slot];
+  const size_t bytes = size_t(size.area()) * CV_ELEM_SIZE(type);
+  if (b.size() < bytes) b.resize(bytes);
+  return cv::Mat(size, type, b.data());
+}
+
+// Frame coordinate of coarse node i: nodes lie one step beyond the frame on each side and are placed where
+// cv::resize (INTER_LINEAR, integer factor kGridStep) takes its source samples, so that the resized node image,
+// cropped by one step, interpolates the nodes at every frame pixel (none falls in resize's clamped border).
+double NodeCoord(int i) { return kGridStep * (i - 1) + (kGridStep - 1) / 2.0; }
+cv::Size NodeCount(cv::Size frame) {
+  return {(frame.width + kGridStep - 1) / kGridStep + 2, (frame.height + kGridStep - 1) / kGridStep + 2};
+}
+cv::Mat UpsampleNodes(const cv::Mat& nodes, cv::Size frame, cv::Mat big) {  // big: nodes.size() * kGridStep
+  cv::resize(nodes, big, nodes.size() * kGridStep, 0, 0, cv::INTER_LINEAR);
+  return big(cv::Rect(kGridStep, kGridStep, frame.width, frame.height));
+}
+
+// The remap tables of a shot: OpenCV's fixed-point form (integer source pixel + 1/32-pixel interpolation index),
+// which cv::remap reads fastest.
+struct RemapTables {
+  cv::Mat xy, frac;  // CV_16SC2, CV_16UC1
+};
+
+constexpr int kKeySize = 21;
+using MapKey = std::array<double, kKeySize>;
+
+MapKey KeyOf(const World& world, const CameraShot& shot) {
+  const CameraPose& p = shot.pose;
+  return {double(shot.frame.width),
+          double(shot.frame.height),
+          p.look_at_mm.x,
+          p.look_at_mm.y,
+          p.distance_mm,
+          p.tilt_deg,
+          p.tilt_azimuth_deg,
+          p.roll_deg,
+          p.focal_px,
+          p.k1,
+          p.k2,
+          shot.bump.shift_mm.x,
+          shot.bump.shift_mm.y,
+          shot.bump.rotation_deg,
+          double(world.image.cols),
+          double(world.image.rows),
+          world.px_per_mm,
+          world.origin_mm.x,
+          world.origin_mm.y,
+          world.board_mm.width,
+          world.board_mm.height};
+}
+
+RemapTables BuildTables(const World& world, const CameraShot& shot) {
+  const CameraPose& pose = shot.pose;
+  const double s = world.px_per_mm;
+  const cv::Matx33d world_px_from_board(s, 0, -world.origin_mm.x * s, 0, s, -world.origin_mm.y * s, 0, 0, 1);
+  const cv::Matx33d world_px_from_norm = world_px_from_board * NormFromBoard(shot, world.board_mm).inv();
+  const cv::Point2d pp = PrincipalPoint(shot.frame);
+  const cv::Size n = NodeCount(shot.frame);
+  cv::Mat nodes(n, CV_32FC2);
+  const bool distorted = pose.k1 != 0 || pose.k2 != 0;
+  for (int j = 0; j < n.height; ++j) {
+    auto* out = nodes.ptr<cv::Vec2f>(j);
+    const double yd = (NodeCoord(j) - pp.y) / pose.focal_px;
+    for (int i = 0; i < n.width; ++i) {
+      double x = (NodeCoord(i) - pp.x) / pose.focal_px, y = yd;
+      if (distorted) {
+        const double rd = std::hypot(x, y);
+        if (rd > 1e-12) {
+          const double k = UndistortRadius(rd, pose.k1, pose.k2) / rd;
+          x *= k;
+          y *= k;
+        }
+      }
+      const cv::Vec3d w = world_px_from_norm * cv::Vec3d(x, y, 1);
+      // A ray that misses the table (never for a webcam's angles) samples the replicated border.
+      out[i] = w[2] > 1e-12 ? cv::Vec2f(float(w[0] / w[2]), float(w[1] / w[2])) : cv::Vec2f(-1e5f, -1e5f);
+    }
+  }
+  RemapTables t;
+  const cv::Mat dense = UpsampleNodes(nodes, shot.frame, Scratch(kMapSlot, n * kGridStep, CV_32FC2));
+  cv::convertMaps(dense, cv::noArray(), t.xy, t.frac, CV_16SC2);
+  return t;
+}
+
+// The last few tables, most recent first. Tables are never written after they are built, so handing out shared
+// cv::Mat headers is safe; the lock only guards the list. Building happens outside the lock.
+RemapTables TablesFor(const World& world, const CameraShot& shot) {
+  static std::mutex mutex;
+  static std::list<std::pair<MapKey, RemapTables>> cache;
+  constexpr size_t kCapacity = 4;
+  const MapKey key = KeyOf(world, shot);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = cache.begin(); it != cache.end(); ++it)
+      if (it->first == key) {
+        cache.splice(cache.begin(), cache, it);
+        return cache.front().second;
+      }
+  }
+  RemapTables tables = BuildTables(world, shot);
+  std::lock_guard<std::mutex> lock(mutex);
+  cache.emplace_front(key, tables);
+  if (cache.size() > kCapacity) cache.pop_back();
+  return tables;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Light
+
+// Planck's law at a wavelength (nm), up to a constant.
+double Planck(double nm, double kelvin) {
+  const double l = nm * 1e-9;
+  return 1 / (std::pow(l, 5) * (std::exp(1.4388e-2 / (l * kelvin)) - 1));
+}
+
+// Per-channel (BGR) gains for light of a colour temperature, seen by a camera white-balanced for kNeutralKelvin.
+// The black body is sampled at the peaks of typical sensor filters. A camera's auto white balance removes much of
+// a cast, so only part of it (the exponent, in log terms) is kept: a 2700 K lamp looks warm, not orange. The
+// gains are normalised to unit luminance, so the colour temperature does not change the exposure.
+cv::Vec3d LightColour(double kelvin) {
+  constexpr double kNm[3] = {460, 540, 600};  // B, G, R
+  constexpr double kKept = 0.45;
+  cv::Vec3d g;
+  for (int c = 0; c < 3; ++c) g[c] = std::pow(Planck(kNm[c], kelvin) / Planck(kNm[c], kNeutralKelvin), kKept);
+  return g / (0.114 * g[0] + 0.587 * g[1] + 0.299 * g[2]);
+}
+
+bool NeutralGain(const Lighting& l) {
+  return l.ev == 0 && l.gradient == 0 && l.vignetting == 0 && l.kelvin == kNeutralKelvin;
+}
+
+// Multiplies the frame by the light's gain field and adds the glare. Both fields are smooth, so they are evaluated
+// on the coarse grid and interpolated, and applied as 8-bit images (the gain in units of 1/128, up to 1.99).
+// Glare is a reflection off the board, so arms above it hide it: `arms` is their coverage (CV_8U, or empty), and
+// `arms_box` bounds it.
+void ApplyLight(cv::Mat& frame, const Lighting& light, const cv::Mat& arms, cv::Rect arms_box) {
+  const bool gain = !NeutralGain(light);
+  const bool glare = std::any_of(light.glare.begin(), light.glare.end(), [](const Glare& g) { return g.strength > 0; });
+  if (!gain && !glare) return;
+  const cv::Size n = NodeCount(frame.size());
+  const cv::Point2d pp = PrincipalPoint(frame.size());
+  const cv::Vec3d colour = LightColour(light.kelvin);
+  // Exposure in stops; the pixel values are gamma-encoded (about 2.2), so one stop multiplies them by 2^(1/2.2).
+  const double exposure = std::pow(2.0, light.ev / 2.2);
+  // Gradient: brightness falls linearly from 1 to (1 - gradient) across the frame along gradient_deg.
+  const cv::Point2d gd(std::cos(Rad(light.gradient_deg)), std::sin(Rad(light.gradient_deg)));
+  const double extent = std::abs(gd.x) * frame.cols + std::abs(gd.y) * frame.rows;
+  // Vignetting follows the cos^4 law, 1 / (1 + (r / F)^2)^2, with F chosen so that the corners get (1 - vignetting).
+  const double v = std::clamp(light.vignetting, 0.0, 0.95);
+  const double inv_f2 = (1 / std::sqrt(1 - v) - 1) / (pp.x * pp.x + pp.y * pp.y);
+  // Glare is the lamp's specular reflection: its colour, washed out towards white by its brightness.
+  const cv::Vec3d glare_colour = 0.35 * colour + 0.65 * cv::Vec3d(1, 1, 1);
+  struct Patch {
+    cv::Point2d c;
+    double ca, sa, ia2, ib2, amp;
+  };
+  std::vector<Patch> patches;
+  for (const Glare& g : light.glare)
+    if (g.strength > 0 && g.axes.width > 0 && g.axes.height > 0)
+      patches.push_back({g.centre, std::cos(Rad(g.angle_deg)), std::sin(Rad(g.angle_deg)),
+                         1 / (g.axes.width * g.axes.width), 1 / (g.axes.height * g.axes.height), 255 * g.strength});
+  cv::Mat gain_nodes(n, CV_8UC3), glare_nodes(n, CV_8UC3);
+  for (int j = 0; j < n.height; ++j) {
+    auto* gp = gain_nodes.ptr<cv::Vec3b>(j);
+    auto* lp = glare_nodes.ptr<cv::Vec3b>(j);
+    const double y = NodeCoord(j);
+    for (int i = 0; i < n.width; ++i) {
+      const double x = NodeCoord(i);
+      const double t = std::clamp(((x - pp.x) * gd.x + (y - pp.y) * gd.y) / extent + 0.5, 0.0, 1.0);
+      const double rho2 = ((x - pp.x) * (x - pp.x) + (y - pp.y) * (y - pp.y)) * inv_f2;
+      const double g = 128 * exposure * (1 - light.gradient * t) / ((1 + rho2) * (1 + rho2));
+      double add = 0;
+      for (const Patch& p : patches) {
+        const double dx = x - p.c.x, dy = y - p.c.y;
+        const double u = dx * p.ca + dy * p.sa, w = -dx * p.sa + dy * p.ca;
+        add += p.amp * std::exp(-2 * (u * u * p.ia2 + w * w * p.ib2));  // e^-2 (13%) at the ellipse's edge
+      }
+      for (int c = 0; c < 3; ++c) {
+        gp[i][c] = cv::saturate_cast<uchar>(g * colour[c]);
+        lp[i][c] = cv::saturate_cast<uchar>(add * glare_colour[c]);
+      }
+    }
+  }
+  const cv::Size big = n * kGridStep;
+  if (gain)
+    cv::multiply(frame, UpsampleNodes(gain_nodes, frame.size(), Scratch(kGainSlot, big, CV_8UC3)), frame, 1.0 / 128);
+  if (!glare) return;
+  cv::Mat added = UpsampleNodes(glare_nodes, frame.size(), Scratch(kGlareSlot, big, CV_8UC3));
+  if (!arms.empty())
+    for (int y = arms_box.y; y < arms_box.br().y; ++y) {
+      uchar* g = added.ptr<uchar>(y);
+      const uchar* a = arms.ptr<uchar>(y);
+      for (int x = arms_box.x; x < arms_box.br().x; ++x)
+        for (int c = 0; c < 3; ++c) g[3 * x + c] = uchar((g[3 * x + c] * (255 - a[x]) + 127) / 255);
+    }
+  cv::add(frame, added, frame);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sensor noise
+
+// Drawing 6 million Gaussian numbers per frame costs more than the rest of the sensor together, so the frame's
+// noise is read from a pool drawn once (fixed seed), each row starting at a random place chosen by the shot's
+// seed. Each pool entry is a BGR triple: a shared luminance part plus a per-channel part, as a demosaicked sensor
+// gives. Values are N(0, 1) scaled by kPoolSigma.
+constexpr int kPoolSize = 3 << 19;
+constexpr float kPoolSigma = 32;
+
+const std::vector<int8_t>& NoisePool() {
+  static const std::vector<int8_t> pool = [] {
+    std::vector<int8_t> p(kPoolSize);
+    cv::RNG rng(0x5eed5eedull);
+    for (int i = 0; i < kPoolSize; i += 3) {
+      const double luma = rng.gaussian(1);
+      for (int c = 0; c < 3; ++c)
+        p[i + c] = cv::saturate_cast<int8_t>(kPoolSigma * (0.75 * luma + 0.66 * rng.gaussian(1)));
+    }
+    return p;
+  }();
+  return pool;
+}
+
+// Gaussian noise whose sigma grows with brightness (read noise plus shot noise): sensor.noise_sigma at mid-grey,
+// 0.6 of it in black, 1.4 of it in white (sigma is capped at 10 levels). The loop is integer arithmetic whose values
+// fit 16 bits (the local sigma in 1/16 level, times a pool value), which the compiler vectorises with plain SSE2.
+void AddNoise(cv::Mat& frame, double sigma, uint64_t seed) {
+  if (sigma <= 0) return;
+  const std::vector<int8_t>& pool = NoisePool();
+  const int n = frame.cols * 3;
+  CV_Assert(n < kPoolSize);
+  cv::RNG rng(Scramble(seed));
+  const double s = 16 * std::min(sigma, 10.0);  // |pool| <= 127: |pool * f| <= 127 * 1.4 * 160 < 2^15
+  const int a = int(std::lround(0.6 * s)), b = int(std::lround(0.8 * s));
+  static_assert(kPoolSigma == 32, "the shift below divides by 16 * kPoolSigma");
+  for (int y = 0; y < frame.rows; ++y) {
+    uint8_t* row = frame.ptr<uint8_t>(y);
+    const int8_t* z = pool.data() + 3 * rng.uniform(0, (kPoolSize - n) / 3);
+    for (int j = 0; j < n; ++j) {
+      const int v = row[j];
+      const int f = a + ((b * v + 128) >> 8);     // sigma at this brightness, 1/16 level
+      const int x = v + ((z[j] * f + 256) >> 9);  // z / 32 * f / 16, rounded
+      row[j] = uint8_t(std::clamp(x, 0, 255));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Arms
+
+cv::Point2d Unit(cv::Point2d v) { return v / std::max(cv::norm(v), 1e-12); }
+cv::Point2d Turn(cv::Point2d a, cv::Point2d n, double deg) { return a * std::cos(Rad(deg)) + n * std::sin(Rad(deg)); }
+
+// A rounded body part, for shading: the arm is a union of such solids, and its surface height at a pixel is a
+// smooth maximum of theirs (soft creases where parts meet, as between fingers). Each is a tube along a -> b whose
+// radius goes from ra to rb, with a cross-section flattened by `flat` (a forearm is wider than it is thick, the
+// back of a hand flatter still) and rounded ends that reach `end` times the radius beyond a and b.
+struct Solid {
+  cv::Point2d a, b;
+  double ra = 0, rb = 0;
+  double flat = 1;
+  double end_a = 1, end_b = 1;
+  double z = 0;  // height of the axis above the arm's lowest part
+  bool sleeve = false;
+};
+
+struct ArmShape {
+  std::vector<std::vector<cv::Point2d>> skin, sleeve;  // outlines to fill
+  std::vector<Solid> solids;
+  cv::Point2d axis;  // shoulder -> hand, unit
+};
+
+// Where the segment shoulder -> hand enters the frame, as a fraction of its length (0 when the shoulder is inside).
+double EntryFraction(cv::Point2d from, cv::Point2d to, cv::Size frame) {
+  auto inside = [&](double t) {
+    const cv::Point2d p = from + t * (to - from);
+    return p.x >= 0 && p.y >= 0 && p.x <= frame.width - 1 && p.y <= frame.height - 1;
+  };
+  if (inside(0) || !inside(1)) return 0;
+  double lo = 0, hi = 1;
+  for (int i = 0; i < 30; ++i) (inside((lo + hi) / 2) ? hi : lo) = (lo + hi) / 2;
+  return hi;
+}
+
+// The outline of a solid seen from above: its tube and its two elliptic ends.
+std::vector<cv::Point2d> SolidOutline(const Solid& so) {
+  const cv::Point2d u = Unit(so.b - so.a), v(-u.y, u.x);
+  std::vector<cv::Point2d> pts;
+  constexpr int kArc = 16;
+  for (int i = 0; i <= kArc; ++i) {  // the end at b, from +v round to -v
+    const double phi = kPi / 2 - kPi * i / kArc;
+    pts.push_back(so.b + so.rb * (so.end_b * std::cos(phi) * u + std::sin(phi) * v));
+  }
+  for (int i = 0; i <= kArc; ++i) {  // the end at a, from -v round to +v
+    const double phi = -kPi / 2 - kPi * i / kArc;
+    pts.push_back(so.a + so.ra * (so.end_a * std::cos(phi) * u + std::sin(phi) * v));
+  }
+  return pts;
+}
+
+// The arm's geometry in frame pixels. What the Arm leaves open (left or right hand, how far the sleeve reaches, how
+// curled the fingers are) is drawn from the arm's own hash, so an arm always looks the same.
+ArmShape ShapeArm(const Arm& arm, cv::Size frame) {
+  cv::RNG rng(HashArm(arm));
+  ArmShape s;
+  const double w = arm.width_px, len = cv::norm(arm.hand - arm.shoulder);
+  const cv::Point2d a = Unit(arm.hand - arm.shoulder), n(-a.y, a.x);
+  s.axis = a;
+  const double side = rng.uniform(0, 2) ? 1 : -1;  // the thumb's side of the axis: a left or a right hand
+  // Proportions from a real arm, in forearm widths: wrist 0.7, hand 1.1 wide and 1.2 long to the knuckles, fingers
+  // up to 1.0 long and a quarter wide.
+  const cv::Point2d wrist = arm.hand - 0.65 * w * a;
+  const double reach = std::max(cv::norm(wrist - arm.shoulder), 1.0);
+  // The arm tapers from the upper arm (wider, and nearer the camera) to the wrist.
+  auto half_width = [&](double t) { return 0.5 * w * (1.18 - 0.5 * std::pow(t, 1.4)); };
+  // The forearm is a chain of short tubes so that the taper is a curve.
+  constexpr int kSegments = 4;
+  for (int i = 0; i < kSegments; ++i) {
+    const double t0 = double(i) / kSegments, t1 = double(i + 1) / kSegments;
+    const Solid so{.a = arm.shoulder + t0 * reach * a,
+                   .b = arm.shoulder + t1 * reach * a,
+                   .ra = half_width(t0),
+                   .rb = half_width(t1),
+                   .flat = 0.75};
+    s.skin.push_back(SolidOutline(so));
+    s.solids.push_back(so);
+  }
+
+  // The sleeve always covers the arm where it enters the frame and ends somewhere along the visible forearm.
+  const double entry = EntryFraction(arm.shoulder, arm.hand, frame) * len;
+  const double visible = std::max(reach - entry, 0.0);
+  const double cuff = std::min(entry + rng.uniform(0.12, 0.6) * visible, reach - 0.35 * w);
+  if (cuff > 0) {
+    const double loose = rng.uniform(1.08, 1.22);
+    constexpr int kSleeveSegments = 3;
+    for (int i = 0; i < kSleeveSegments; ++i) {
+      const double t0 = cuff / reach * i / kSleeveSegments, t1 = cuff / reach * (i + 1) / kSleeveSegments;
+      const Solid so{.a = arm.shoulder + t0 * reach * a,
+                     .b = arm.shoulder + t1 * reach * a,
+                     .ra = loose * half_width(t0) + 0.03 * w,
+                     .rb = loose * half_width(t1) + 0.03 * w,
+                     .flat = 0.7,
+                     .end_b = i + 1 == kSleeveSegments ? 0.3 : 1,  // a flat cuff
+                     .z = 0.03 * w,
+                     .sleeve = true};
+      s.sleeve.push_back(SolidOutline(so));
+      s.solids.push_back(so);
+    }
+  }
+
+  // The back of the hand: from inside the wrist to the knuckles, widening, with a flat round end.
+  const cv::Point2d knuckles = arm.hand + 0.5 * w * a;
+  const Solid palm{.a = wrist - 0.1 * w * a,
+                   .b = knuckles,
+                   .ra = half_width(1) * 0.95,
+                   .rb = 0.55 * w,
+                   .flat = 0.45,
+                   .end_b = 0.3,
+                   .z = 0.04 * w};
+  s.skin.push_back(SolidOutline(palm));
+  s.solids.push_back(palm);
+
+  // Fingers, index first (on the thumb's side); curled fingers look shorter from above.
+  constexpr double kAcross[4] = {0.39, 0.13, -0.13, -0.37}, kAlong[4] = {0.5, 0.58, 0.55, 0.44};
+  constexpr double kLength[4] = {0.85, 0.95, 0.88, 0.68}, kWidth[4] = {0.25, 0.26, 0.24, 0.21};
+  constexpr double kSpread[4] = {7, 1, -5, -12};
+  const double curl = rng.uniform(0.5, 1.0), splay = rng.uniform(0.4, 1.6), bend = rng.uniform(-10.0, 10.0);
+  auto digit = [&](cv::Point2d base, cv::Point2d tip, double width) {  // tapering towards the tip
+    const Solid so{.a = base, .b = tip, .ra = width / 2, .rb = 0.4 * width, .flat = 0.85, .z = 0.05 * w};
+    s.skin.push_back(SolidOutline(so));
+    s.solids.push_back(so);
+  };
+  for (int f = 0; f < 4; ++f) {
+    const cv::Point2d base = arm.hand + kAlong[f] * w * a + side * kAcross[f] * w * n;
+    const cv::Point2d dir = Turn(a, n, side * kSpread[f] * splay + bend);
+    const double l = kLength[f] * w * std::clamp(curl + rng.uniform(-0.12, 0.12), 0.35, 1.0);
+    digit(base, base + l * dir, kWidth[f] * w);
+  }
+  const cv::Point2d thumb = arm.hand + side * 0.34 * w * n - 0.32 * w * a;
+  const cv::Point2d thumb_dir = Turn(a, n, side * rng.uniform(30.0, 65.0));
+  digit(thumb, thumb + 0.75 * w * rng.uniform(0.6, 1.0) * thumb_dir, 0.3 * w);
+  return s;
+}
+
+// Polynomial smooth maximum: max(a, b) rounded over a width k, so that parts blend with a soft crease.
+float SmoothMax(float a, float b, float k) {
+  const float h = std::max(k - std::abs(a - b), 0.0f) / k;
+  return std::max(a, b) + h * h * k * 0.25f;
+}
+
+// Splats one solid's height into `height` (canvas pixels; the canvas is the frame scaled by q about `origin`),
+// where `near` is set, remembering where the sleeve is on top. Outside its outline a solid's height falls steeply,
+// so that anti-aliased rim pixels still get a (dark, steep) surface.
+void SplatSolid(const Solid& so, double q, cv::Point2d origin, float blend, const cv::Mat& near, cv::Mat& height,
+                cv::Mat& sleeve) {
+  auto to_canvas = [&](cv::Point2d p) { return (p - origin + cv::Point2d(0.5, 0.5)) * q - cv::Point2d(0.5, 0.5); };
+  const cv::Point2d a = to_canvas(so.a), b = to_canvas(so.b);
+  const double ra = so.ra * q, rb = so.rb * q, z = so.z * q;
+  const double reach = std::max(ra * std::max(so.end_a, 1.0), rb * std::max(so.end_b, 1.0)) * 1.3 + 2;
+  const cv::Rect box =
+      cv::Rect(cv::Point(int(std::floor(std::min(a.x, b.x) - reach)), int(std::floor(std::min(a.y, b.y) - reach))),
+               cv::Point(int(std::ceil(std::max(a.x, b.x) + reach)), int(std::ceil(std::max(a.y, b.y) + reach)))) &
+      cv::Rect(0, 0, height.cols, height.rows);
+  const double length = std::max(cv::norm(b - a), 1e-9);
+  const cv::Point2d u = (b - a) / length, v(-u.y, u.x);
+  for (int y = box.y; y < box.y + box.height; ++y) {
+    float* h = height.ptr<float>(y);
+    uchar* sl = sleeve.ptr<uchar>(y);
+    const uchar* wanted = near.ptr<uchar>(y);
+    for (int x = box.x; x < box.x + box.width; ++x) {
+      if (!wanted[x]) continue;
+      const cv::Point2d d = cv::Point2d(x, y) - a;
+      const double along = d.dot(u), across = d.dot(v);
+      const double t = std::clamp(along / length, 0.0, 1.0), r = std::max(ra + t * (rb - ra), 1e-6);
+      const double beyond = along < 0 ? -along / so.end_a : along > length ? (along - length) / so.end_b : 0;
+      const double rho = std::sqrt(across * across + beyond * beyond) / r;
+      const float hz = float(rho < 1 ? z + so.flat * r * std::sqrt(1 - rho * rho) : z - 4 * r * (rho - 1));
+      if (hz > h[x]) sl[x] = so.sleeve ? 255 : 0;
+      h[x] = SmoothMax(h[x], hz, blend);
+    }
+  }
+}
+
+// Adds `src` moved by whole pixels to `sum` (what moves out is lost, nothing moves in).
+void AddShifted(const cv::Mat& src, cv::Point shift, cv::Mat& sum) {
+  const cv::Rect from = cv::Rect(-shift.x, -shift.y, src.cols, src.rows) & cv::Rect(0, 0, src.cols, src.rows);
+  if (from.area() <= 0) return;
+  cv::Mat to = sum(from + shift);
+  cv::add(to, src(from), to, cv::noArray(), sum.type());
+}
+
+// Draws one arm over the frame with its shadow on the table. The arm is built at half resolution (a forearm is a
+// hundred pixels wide; its edges end up soft from motion and defocus anyway), the shadow at an eighth.
+// Returns the part of the frame it drew on, and keeps the arm's coverage in `coverage` (CV_8U, frame-sized).
+cv::Rect DrawArm(cv::Mat& frame, const Arm& arm, cv::Point2d light_dir, cv::Mat& coverage) {
+  if (arm.width_px < 4) return {};
+  constexpr double q = 0.5;
+  const ArmShape shape = ShapeArm(arm, frame.size());
+  const double w = arm.width_px;
+  cv::RNG rng(HashArm(arm) ^ 0xa5a5a5a5ull);
+  // The arm hovers 10-20 cm above the table: its shadow falls well away from it, away from the light, very soft.
+  const cv::Point2d shadow_offset = -rng.uniform(0.6, 1.2) * w * light_dir;
+  const double darkness = rng.uniform(0.35, 0.55);
+  const double shadow_sigma = 0.22 * w;
+
+  std::vector<cv::Point2d> all;
+  for (const auto* parts : {&shape.skin, &shape.sleeve})
+    for (const std::vector<cv::Point2d>& part : *parts) all.insert(all.end(), part.begin(), part.end());
+  double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
+  for (const cv::Point2d& p : all) {
+    x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+  }
+  const double pad = arm.motion_blur_px / 2 + 4;
+  const double spad = 3 * shadow_sigma;
+  const double rx0 = std::min(x0 - pad, x0 + shadow_offset.x - spad),
+               ry0 = std::min(y0 - pad, y0 + shadow_offset.y - spad);
+  const double rx1 = std::max(x1 + pad, x1 + shadow_offset.x + spad),
+               ry1 = std::max(y1 + pad, y1 + shadow_offset.y + spad);
+  // The canvas is a whole number of shadow cells (8 frame pixels), so the three resolutions line up exactly.
+  cv::Rect roi(cv::Point(int(std::floor(rx0 / 8)) * 8, int(std::floor(ry0 / 8)) * 8),
+               cv::Point(int(std::ceil(rx1 / 8)) * 8, int(std::ceil(ry1 / 8)) * 8));
+  const cv::Rect clipped = roi & cv::Rect(cv::Point(0, 0), frame.size());
+  if (clipped.area() <= 0) return {};
+  const cv::Point2d origin = roi.tl();
+  const cv::Size canvas(int(roi.width * q), int(roi.height * q));
+
+  // Coverage (anti-aliased) of skin and sleeve, at canvas resolution, with 3 bits of sub-pixel precision.
+  constexpr int kShift = 3;
+  auto fixed = [&](const std::vector<cv::Point2d>& pts) {
+    std::vector<cv::Point> out;
+    for (const cv::Point2d& p : pts) {
+      const cv::Point2d c = ((p - origin + cv::Point2d(0.5, 0.5)) * q - cv::Point2d(0.5, 0.5)) * (1 << kShift);
+      out.emplace_back(cvRound(c.x), cvRound(c.y));
+    }
+    return out;
+  };
+  cv::Mat skin = cv::Mat::zeros(canvas, CV_8U), sleeve = cv::Mat::zeros(canvas, CV_8U);
+  // One polygon per call: fillPoly would treat overlapping contours of one call as holes.
+  for (const std::vector<cv::Point2d>& part : shape.skin)
+    cv::fillPoly(skin, std::vector<std::vector<cv::Point>>{fixed(part)}, 255, cv::LINE_AA, kShift);
+  for (const std::vector<cv::Point2d>& part : shape.sleeve)
+    cv::fillPoly(sleeve, std::vector<std::vector<cv::Point>>{fixed(part)}, 255, cv::LINE_AA, kShift);
+  cv::Mat alpha;
+  cv::max(skin, sleeve, alpha);
+
+  // Surface heights and normals, for Lambert shading from the light's side plus a faint sheen on skin.
+  cv::Mat height = Scratch(kHeightSlot, canvas, CV_32F), is_sleeve = cv::Mat::zeros(canvas, CV_8U);
+  height.setTo(-1e9);
+  cv::Mat near;  // the pixels whose height matters: covered ones and their neighbours (for the slopes)
+  cv::dilate(alpha, near, cv::Mat());
+  for (const Solid& so : shape.solids) SplatSolid(so, q, origin, float(0.06 * w * q), near, height, is_sleeve);
+  cv::max(height, -1e4, height);
+  cv::Mat gx = Scratch(kSlopeXSlot, canvas, CV_32F), gy = Scratch(kSlopeYSlot, canvas, CV_32F);
+  cv::Sobel(height, gx, CV_32F, 1, 0, 3, 1.0 / 8);
+  cv::Sobel(height, gy, CV_32F, 0, 1, 3, 1.0 / 8);
+  const float elevation = float(Rad(50));
+  const cv::Vec3f l(float(light_dir.x) * std::cos(elevation), float(light_dir.y) * std::cos(elevation),
+                    std::sin(elevation));
+  const cv::Vec3f half_vec = cv::normalize(l + cv::Vec3f(0, 0, 1));
+
+  // Low-frequency mottling (skin tone, fabric) and fabric folds across the sleeve.
+  cv::Mat coarse(std::max(2, canvas.height / 10), std::max(2, canvas.width / 10), CV_32F);
+  rng.fill(coarse, cv::RNG::UNIFORM, -1.0, 1.0);
+  cv::Mat mottle = Scratch(kMottleSlot, canvas, CV_32F);
+  cv::resize(coarse, mottle, canvas, 0, 0, cv::INTER_CUBIC);
+  const float fold_freq = float(2 * kPi / (rng.uniform(0.5, 1.1) * w * q)),
+              fold_phase = float(rng.uniform(0.0, 2 * kPi));
+  const cv::Point2f sh0 = (arm.shoulder - origin) * q, axis = shape.axis;
+
+  cv::Mat layer = Scratch(kLayerSlot, canvas, CV_8UC4);  // premultiplied B, G, R and alpha
+  const cv::Scalar skin_col = arm.skin_bgr * (1.0 / 255), sleeve_col = arm.sleeve_bgr * (1.0 / 255);
+  for (int y = 0; y < canvas.height; ++y) {
+    const uchar* al = alpha.ptr<uchar>(y);
+    const uchar* sl = is_sleeve.ptr<uchar>(y);
+    const float *px = gx.ptr<float>(y), *py = gy.ptr<float>(y), *mo = mottle.ptr<float>(y);
+    auto* out = layer.ptr<cv::Vec4b>(y);
+    for (int x = 0; x < canvas.width; ++x) {
+      if (al[x] == 0) {
+        out[x] = cv::Vec4b(0, 0, 0, 0);
+        continue;
+      }
+      const float nx = -std::clamp(px[x], -20.0f, 20.0f), ny = -std::clamp(py[x], -20.0f, 20.0f);
+      const float inv = 1 / std::sqrt(nx * nx + ny * ny + 1);
+      const float lambert = std::max(0.0f, (nx * l[0] + ny * l[1] + l[2]) * inv);
+      const bool cloth = sl[x] != 0;
+      float tone = 1 + (cloth ? 0.045f : 0.035f) * mo[x];
+      float sheen = 0;
+      if (cloth) {
+        const float along = (x - sh0.x) * axis.x + (y - sh0.y) * axis.y;
+        tone *= 1 + 0.06f * std::sin(along * fold_freq + fold_phase + 0.8f * mo[x]);
+      } else {
+        const float c = std::max(0.0f, (nx * half_vec[0] + ny * half_vec[1] + half_vec[2]) * inv);
+        const float c2 = c * c, c4 = c2 * c2, c8 = c4 * c4, c16 = c8 * c8;
+        sheen = 0.07f * c16 * c8;
+      }
+      const float shade = (0.3f + 0.78f * lambert) * tone;
+      const cv::Scalar& base = cloth ? sleeve_col : skin_col;
+      const float a = al[x];
+      for (int c = 0; c < 3; ++c) out[x][c] = uchar(a * std::min(1.0f, float(base[c]) * shade + sheen) + 0.5f);
+      out[x][3] = al[x];
+    }
+  }
+
+  // Motion blur: the mean of copies spread along the arm's direction.
+  if (arm.motion_blur_px * q >= 1) {
+    const double len = arm.motion_blur_px * q;
+    const int copies = std::clamp(int(std::ceil(len)), 2, 24);  // 24 * 255 fits 16 bits
+    // Same-type additions take OpenCV's vectorised path; mixed 8/16-bit ones do not.
+    cv::Mat wide = Scratch(kWideSlot, canvas, CV_16UC4), sum = Scratch(kSumSlot, canvas, CV_16UC4);
+    layer.convertTo(wide, CV_16UC4);
+    sum.setTo(0);
+    for (int k = 0; k < copies; ++k) {
+      const cv::Point2d d = (double(k) / (copies - 1) - 0.5) * len * shape.axis;
+      AddShifted(wide, cv::Point(cvRound(d.x), cvRound(d.y)), sum);
+    }
+    sum.convertTo(layer, CV_8UC4, 1.0 / copies);
+  }
+
+  // The shadow: the silhouette at an eighth of the frame's resolution, moved, blurred and darkened.
+  cv::Mat silhouette, small;
+  cv::extractChannel(layer, silhouette, 3);
+  cv::resize(silhouette, small, cv::Size(roi.width / 8, roi.height / 8), 0, 0, cv::INTER_AREA);
+  cv::Mat moved = cv::Mat::zeros(small.size(), CV_16U);
+  AddShifted(small, cv::Point(cvRound(shadow_offset.x / 8), cvRound(shadow_offset.y / 8)), moved);
+  moved.convertTo(small, CV_8U, darkness);
+  cv::GaussianBlur(small, small, cv::Size(0, 0), shadow_sigma / 8);
+  cv::Mat shadow = Scratch(kShadowSlot, roi.size(), CV_8U), big = Scratch(kArmSlot, roi.size(), CV_8UC4);
+  cv::resize(small, shadow, roi.size(), 0, 0, cv::INTER_LINEAR);
+  cv::resize(layer, big, roi.size(), 0, 0, cv::INTER_LINEAR);
+
+  const cv::Point off = clipped.tl() - roi.tl();
+  for (int y = 0; y < clipped.height; ++y) {
+    uchar* f = frame.ptr<uchar>(clipped.y + y) + 3 * clipped.x;
+    const uchar* s = shadow.ptr<uchar>(off.y + y) + off.x;
+    const uchar* lp = big.ptr<uchar>(off.y + y) + 4 * off.x;
+    uchar* cov = coverage.ptr<uchar>(clipped.y + y) + clipped.x;
+    for (int x = 0; x < clipped.width; ++x) {
+      const int keep = (255 - s[x]) * (255 - lp[4 * x + 3]);  // shadow, then the arm's coverage, in 255^2 units
+      if (keep == 65025) continue;
+      cov[x] = std::max(cov[x], lp[4 * x + 3]);
+      for (int c = 0; c < 3; ++c)
+        f[3 * x + c] = uchar(std::min(255, (f[3 * x + c] * keep + 32512) / 65025 + lp[4 * x + c]));
+    }
+  }
+  return clipped;
+}
+
+// The direction (unit, frame pixels) towards the light in the image: opposite to where shadows fall on the board.
+cv::Point2d LightDirection(const CameraShot& shot, cv::Size2d board_mm) {
+  const cv::Matx33d h = ImageFromBoard(shot, board_mm);
+  const cv::Point2d c(board_mm.width / 2, board_mm.height / 2);
+  const cv::Point2d d(std::cos(Rad(shot.light.shadow_deg)), std::sin(Rad(shot.light.shadow_deg)));
+  auto project = [&](cv::Point2d p) {
+    const cv::Vec3d v = h * cv::Vec3d(p.x, p.y, 1);
+    return cv::Point2d(v[0] / v[2], v[1] / v[2]);
+  };
+  return Unit(project(c) - project(c + 50 * d));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shot drawing
+
+// Samples of the board's outline: corners and points along each edge (distortion bends edges outwards).
+std::vector<cv::Point2d> BoardOutline(cv::Size2d b) {
+  std::vector<cv::Point2d> pts;
+  constexpr int kPerEdge = 8;
+  for (int i = 0; i < kPerEdge; ++i) {
+    const double t = double(i) / kPerEdge;
+    pts.insert(pts.end(),
+               {{t * b.width, 0}, {b.width, t * b.height}, {(1 - t) * b.width, b.height}, {0, (1 - t) * b.height}});
+  }
+  return pts;
+}
+
+// The board's projected bounding box relative to the frame: max(width / frame width, height / frame height).
+double FillOf(const CameraShot& shot, cv::Size2d board_mm) {
+  const std::vector<cv::Point2d> pts = ProjectBoardPoints(shot, board_mm, BoardOutline(board_mm));
+  double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
+  for (const cv::Point2d& p : pts) {
+    x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+  }
+  return std::max((x1 - x0) / shot.frame.width, (y1 - y0) / shot.frame.height);
+}
+
+bool BoardInside(const CameraShot& shot, cv::Size2d board_mm, double margin) {
+  const double mx = margin * shot.frame.width, my = margin * shot.frame.height;
+  for (const cv::Point2d& p : ProjectBoardPoints(shot, board_mm, BoardOutline(board_mm)))
+    if (!(p.x >= mx && p.y >= my && p.x <= shot.frame.width - 1 - mx && p.y <= shot.frame.height - 1 - my))
+      return false;
+  return true;
+}
+
+// Sets the distance so that the board fills `fill` of the frame (the fill is close to inversely proportional to the
+// distance, so a few fixed-point steps converge).
+void FitDistance(CameraShot& shot, cv::Size2d board_mm, double fill) {
+  CameraPose& p = shot.pose;
+  p.distance_mm = p.focal_px * std::max(board_mm.width / shot.frame.width, board_mm.height / shot.frame.height) / fill;
+  for (int i = 0; i < 8; ++i) p.distance_mm *= FillOf(shot, board_mm) / fill;
+}
+
+}  // namespace
+
+ShotRanges ShotRanges::Clean() {
+  ShotRanges r;
+  r.max_tilt_deg = 0;
+  r.max_roll_deg = 0;
+  r.max_k1 = 0;
+  r.lighting = r.glare = r.noise = r.blur = r.jpeg = false;
+  r.max_arms = 0;
+  return r;
+}
+
+cv::Matx33d ImageFromBoard(const CameraShot& shot, cv::Size2d board_mm) {
+  const cv::Matx33d h = Intrinsics(shot) * NormFromBoard(shot, board_mm);
+  return h * (1 / h(2, 2));
+}
+
+std::vector<cv::Point2d> ProjectBoardPoints(const CameraShot& shot, cv::Size2d board_mm,
+                                            const std::vector<cv::Point2d>& board_pts) {
+  const cv::Matx33d m = NormFromBoard(shot, board_mm);
+  const cv::Point2d pp = PrincipalPoint(shot.frame);
+  const CameraPose& pose = shot.pose;
+  std::vector<cv::Point2d> out;
+  out.reserve(board_pts.size());
+  for (const cv::Point2d& p : board_pts) {
+    const cv::Vec3d v = m * cv::Vec3d(p.x, p.y, 1);
+    const double x = v[0] / v[2], y = v[1] / v[2];
+    const double k = RadialFactor(x * x + y * y, pose.k1, pose.k2);
+    out.emplace_back(pose.focal_px * x * k + pp.x, pose.focal_px * y * k + pp.y);
+  }
+  return out;
+}
+
+CameraShot OverheadShot(cv::Size frame, cv::Size2d board_mm, double fill) {
+  CameraShot shot;
+  shot.frame = frame;
+  shot.pose.look_at_mm = {board_mm.width / 2, board_mm.height / 2};
+  shot.pose.focal_px = 1.2 * frame.width;
+  shot.pose.distance_mm =
+      shot.pose.focal_px * std::max(board_mm.width / frame.width, board_mm.height / frame.height) / fill;
+  return shot;
+}
+
+CameraShot RandomShot(cv::Size frame, cv::Size2d board_mm, const ShotRanges& r, uint64_t seed) {
+  // Every draw happens whatever the ranges enable, so that turning a nuisance off leaves the others as they were.
+  cv::RNG rng(Scramble(seed));
+  CameraShot shot;
+  shot.frame = frame;
+  CameraPose& p = shot.pose;
+  p.tilt_deg = rng.uniform(0.0, 1.0) * r.max_tilt_deg;
+  p.tilt_azimuth_deg = rng.uniform(0.0, 360.0);
+  p.roll_deg = rng.uniform(-1.0, 1.0) * r.max_roll_deg;
+  const double look_angle = rng.uniform(0.0, 2 * kPi), look_r = r.max_look_offset_mm * std::sqrt(rng.uniform(0.0, 1.0));
+  p.look_at_mm = {board_mm.width / 2 + look_r * std::cos(look_angle),
+                  board_mm.height / 2 + look_r * std::sin(look_angle)};
+  p.focal_px = rng.uniform(0.8, 1.6) * frame.width;
+  p.k1 = rng.uniform(-1.0, 1.0) * r.max_k1;
+  p.k2 = -p.k1 / 4;
+  const double fill = r.min_board_fill + rng.uniform(0.0, 1.0) * (r.max_board_fill - r.min_board_fill);
+
+  Lighting light;
+  light.kelvin = rng.uniform(2700.0, 6500.0);
+  light.ev = rng.uniform(-1.0, 1.0);
+  light.gradient = rng.uniform(0.0, 0.35);
+  light.gradient_deg = rng.uniform(0.0, 360.0);
+  light.vignetting = rng.uniform(0.0, 0.4);
+  light.shadow_deg = rng.uniform(0.0, 360.0);
+  light.shadow_mm = rng.uniform(1.0, 2.5);
+  const int glare_count = rng.uniform(0, 3);
+  std::vector<Glare> glare(2);
+  for (Glare& g : glare) {
+    g.centre = {rng.uniform(0.15, 0.85) * frame.width, rng.uniform(0.15, 0.85) * frame.height};
+    const double major = rng.uniform(0.05, 0.16) * frame.width;
+    g.axes = {major, major * rng.uniform(0.35, 0.9)};
+    g.angle_deg = rng.uniform(0.0, 180.0);
+    g.strength = rng.uniform(0.15, 0.5);
+  }
+  glare.resize(glare_count);
+  Sensor sensor;
+  sensor.noise_sigma = rng.uniform(1.0, 5.0);
+  sensor.blur_sigma = rng.uniform(0.0, 1.2);
+  sensor.jpeg_quality = rng.uniform(70, 96);
+  const int arms = rng.uniform(0, r.max_arms + 1);
+  const uint64_t arm_seed = (uint64_t(unsigned(rng)) << 32) | unsigned(rng);
+
+  if (r.lighting) shot.light = light;
+  if (r.glare) shot.light.glare = glare;
+  if (r.noise) shot.sensor.noise_sigma = sensor.noise_sigma;
+  if (r.blur) shot.sensor.blur_sigma = sensor.blur_sigma;
+  if (r.jpeg) shot.sensor.jpeg_quality = sensor.jpeg_quality;
+
+  // Distance for the fill, then move back until the whole board is inside the frame with a margin (a look-at
+  // offset, the tilt's perspective and pincushion distortion can each push a side out).
+  FitDistance(shot, board_mm, fill);
+  for (int i = 0; i < 200 && !BoardInside(shot, board_mm, 0.02); ++i) p.distance_mm *= 1.01;
+  if (arms > 0) AddRandomArms(shot, arms, arm_seed);
+  return shot;
+}
+
+void AddRandomArms(CameraShot& shot, int count, uint64_t seed) {
+  // Skin tones from very light to very dark, and everyday sleeve colours (BGR).
+  static const cv::Vec3d kSkin[] = {{168, 194, 228}, {145, 178, 220}, {118, 155, 205},
+                                    {85, 120, 170},  {58, 84, 125},   {44, 60, 88}};
+  static const cv::Vec3d kSleeve[] = {{70, 40, 30},    {35, 32, 30},  {72, 70, 68},  {170, 170, 165},
+                                      {222, 224, 225}, {60, 90, 85},  {52, 40, 112}, {140, 100, 62},
+                                      {150, 180, 196}, {42, 45, 165}, {50, 90, 42},  {40, 150, 196}};
+  cv::RNG rng(Scramble(seed ^ 0x41524d53ull));
+  const double fw = shot.frame.width, fh = shot.frame.height;
+  // Pixels per millimetre at the arm's height (some 100 mm above the table, so a little nearer the camera).
+  const double px_per_mm = shot.pose.focal_px / std::max(shot.pose.distance_mm - 100, 0.3 * shot.pose.distance_mm);
+  for (int k = 0; k < count; ++k) {
+    Arm arm;
+    arm.width_px = rng.uniform(58.0, 78.0) * px_per_mm;
+    // Players sit along the long sides more often. The hand lands over the board, which fills the frame's middle,
+    // reaching at least a third of the way in.
+    const double e = rng.uniform(0.0, 1.0);
+    const int edge = e < 0.35 ? 0 : e < 0.7 ? 1 : e < 0.85 ? 2 : 3;  // bottom, top, left, right
+    const double along = rng.uniform(0.18, 0.82), depth = rng.uniform(0.3, 0.78), slant = rng.uniform(-0.25, 0.25);
+    const double beyond = rng.uniform(0.2, 0.6) * arm.width_px;
+    switch (edge) {
+      case 0:
+        arm.hand = {along * fw, (1 - depth) * fh};
+        arm.shoulder = {(along + slant) * fw, fh + beyond};
+        break;
+      case 1:
+        arm.hand = {along * fw, depth * fh};
+        arm.shoulder = {(along + slant) * fw, -beyond};
+        break;
+      case 2:
+        arm.hand = {depth * fw, along * fh};
+        arm.shoulder = {-beyond, (along + slant) * fh};
+        break;
+      default:
+        arm.hand = {(1 - depth) * fw, along * fh};
+        arm.shoulder = {fw + beyond, (along + slant) * fh};
+        break;
+    }
+    const double t = rng.uniform(0.0, 5.0);
+    const int i = std::min(int(t), 4);
+    const cv::Vec3d skin = kSkin[i] + (t - i) * (kSkin[i + 1] - kSkin[i]);
+    const double tint = rng.uniform(-6.0, 6.0);
+    arm.skin_bgr =
+        cv::Scalar(skin[0] - tint + rng.uniform(-5.0, 5.0), skin[1] + rng.uniform(-5.0, 5.0), skin[2] + tint);
+    const cv::Vec3d sl = kSleeve[rng.uniform(0, int(std::size(kSleeve)))];
+    const double lum = rng.uniform(-15.0, 15.0);
+    arm.sleeve_bgr = cv::Scalar(std::clamp(sl[0] + lum + rng.uniform(-8.0, 8.0), 0.0, 255.0),
+                                std::clamp(sl[1] + lum + rng.uniform(-8.0, 8.0), 0.0, 255.0),
+                                std::clamp(sl[2] + lum + rng.uniform(-8.0, 8.0), 0.0, 255.0));
+    arm.motion_blur_px = rng.uniform(0.0, 1.0) < 0.5 ? 0.0 : rng.uniform(0.004, 0.02) * fw;
+    shot.arms.push_back(arm);
+  }
+}
+
+cv::Mat RenderFrame(const World& world, const CameraShot& shot) {
+  CV_Assert(world.image.type() == CV_8UC3 && !world.image.empty() && world.px_per_mm > 0);
+  CV_Assert(shot.frame.width > 0 && shot.frame.height > 0 && shot.pose.focal_px > 0);
+  const RemapTables tables = TablesFor(world, shot);
+  cv::Mat frame;
+  cv::remap(world.image, frame, tables.xy, tables.frac, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  cv::Mat arms;  // the arms' coverage
+  cv::Rect arms_box;
+  if (!shot.arms.empty()) {
+    arms = Scratch(kCoverageSlot, frame.size(), CV_8U);
+    arms.setTo(0);
+    const cv::Point2d light_dir = LightDirection(shot, world.board_mm);
+    for (const Arm& arm : shot.arms) arms_box |= DrawArm(frame, arm, light_dir, arms);
+  }
+  // The lens blurs before the sensor applies its gain; the light fields are smooth, so the order is immaterial for
+  // them, and blurring first keeps the noise sharp as a sensor's is.
+  if (shot.sensor.blur_sigma > 0.05) cv::GaussianBlur(frame, frame, cv::Size(0, 0), shot.sensor.blur_sigma);
+  ApplyLight(frame, shot.light, arms, arms_box);
+  AddNoise(frame, shot.sensor.noise_sigma, HashShot(shot));
+  if (shot.sensor.jpeg_quality > 0) {
+    std::vector<uchar> bytes;
+    cv::imencode(".jpg", frame, bytes, {cv::IMWRITE_JPEG_QUALITY, std::clamp(shot.sensor.jpeg_quality, 1, 100)});
+    frame = cv::imdecode(bytes, cv::IMREAD_COLOR);
+  }
+  return frame;
+}
+
+}  // namespace swref::datasets
