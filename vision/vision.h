@@ -1,5 +1,5 @@
 // vision: from a camera frame to a per-region board observation (register, gate, detect, classify and count).
-// Not built yet: `swref observe` arrives with issue 5.
+// So far: the Observation format (observation.h). The observer itself arrives with issue 5.
 #pragma once
 
-namespace swref::vision {}  // namespace swref::vision
+#include "vision/observation.h"

@@ -12,6 +12,7 @@
 #include "app/core/demo.h"
 #include "app/core/engine_bench.h"
 #include "app/core/play.h"
+#include "app/core/synthetic.h"
 
 namespace swref::cli {
 namespace {
@@ -28,7 +29,10 @@ struct CommandInfo {
 constexpr CommandInfo kCommands[] = {
     {"demo", "swref demo [--seed N] [--record-out FILE]", "play a complete seeded 2-player game through the rules; print each turn's coins and the illegal conquests flagged"},
     {"play", "swref play RECORD [--pretty]", "replay a game record (docs/record.md): verdict of every action, coins of every turn, final board, as JSON"},
-    {"bench", "swref bench [engine] [--games N] [--seed S] [--json]", "benchmarks: random full 4-player games per second, legality checks, with a deterministic signature"},
+    {"dataset", "swref dataset generate --out DIR [--map 2p] [--scenes N] [--seed S]", "synthetic photos of game states with exact truth, and the setup material (docs/datasets.md)"},
+    {"dataset demo", "swref dataset demo --out DIR [--seed N] [--size WxH]", "the demo game as camera frames: hands, a bump, two illegal conquests, events and expected verdicts"},
+    {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
+    {"bench", "swref bench [engine|scene] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms"},
     {"help", "swref help [COMMAND]", "this overview, or one command's options"},
     {"version", "swref version", "print the version"},
 };
@@ -44,6 +48,8 @@ void PrintOverview() {
   for (const CommandInfo& c : kCommands) std::printf("  %-52s %s\n", c.usage, c.summary);
   std::cout << "\nStart with `swref demo`. A game record is JSON: see docs/record.md for the format and an example;\n"
             << "`swref play game.json` then gives every verdict and every player's coins.\n"
+            << "`swref dataset generate` and `swref dataset demo` make synthetic camera photos with exact truth;\n"
+            << "`swref print tokens` prints the stand-in token set.\n"
             << "Camera refereeing (calibrate, setup, enroll, observe, referee) is not in this version yet.\n";
 }
 
@@ -85,8 +91,75 @@ int RunDemo(uint64_t seed, const std::string& record_out) {
   return 0;
 }
 
+// "1920x1080" -> size; false on anything else.
+bool ParseSize(const std::string& text, cv::Size* size) {
+  int w = 0, h = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X')) return false;
+  *size = cv::Size(w, h);
+  return true;
+}
+
+int RunDatasetGenerate(datasets::DatasetOptions options, const std::string& size) {
+  if (!size.empty() && !ParseSize(size, &options.frame)) return Fail("dataset generate: --size: expected WIDTHxHEIGHT, e.g. 1920x1080");
+  ProgressBar bar("dataset generate");
+  auto summary = core::GenerateDataset(options, [&](int done, int total) { bar.Update(done, total); });
+  bar.Finish();
+  if (!summary) return Fail("dataset generate: " + summary.error(), 1);
+  std::printf("Wrote %s: %d images (%d with arms over the board), truth.jsonl, frames.jsonl, reference.png, layout.json, map.json, "
+              "%d enrollment crops.\n", options.out.c_str(), summary->images, summary->motion, summary->crops);
+  std::printf("%d regions hold a neat stack (tokens_certain false). Median %.0f ms per image.\n", summary->uncertain_regions,
+              summary->median_scene_ms);
+  return 0;
+}
+
+int RunDatasetDemo(uint64_t seed, datasets::GameFramesOptions options, const std::string& size) {
+  if (!size.empty() && !ParseSize(size, &options.frame)) return Fail("dataset demo: --size: expected WIDTHxHEIGHT, e.g. 1280x720");
+  ProgressBar bar("dataset demo");
+  auto summary = core::GenerateDemoFrames(seed, options, [&](int done, int total) { bar.Update(done, total); });
+  bar.Finish();
+  if (!summary) return Fail("dataset demo: " + summary.error(), 1);
+  std::printf("Wrote %s: the demo game (seed %llu) as %d camera frames (%d with a hand over the board), %d off-board events,\n"
+              "%d illegal conquests photographed and taken back, record.json and expected.json (`swref play` of the record).\n"
+              "Median %.0f ms per frame.\n",
+              options.out.c_str(), static_cast<unsigned long long>(seed), summary->frames, summary->motion_frames, summary->events,
+              summary->flagged, summary->median_frame_ms);
+  return 0;
+}
+
+int RunPrintTokens(const std::string& out, const datasets::TokenSheetOptions& options) {
+  if (out.empty()) return Fail("print tokens: give the PDF to write with --out FILE.pdf");
+  if (options.paper != "a4" && options.paper != "letter") return Fail("print tokens: --paper: a4 or letter");
+  auto pages = core::PrintTokens(out, options);
+  if (!pages) return Fail("print tokens: " + pages.error(), 1);
+  std::printf("Wrote %s: %d pages. Print at 100%% (no \"fit to page\"); the 50 mm bar on each page checks the scale.%s\n", out.c_str(), *pages,
+              options.duplex ? " Print double-sided, flipping on the long edge: each token's decline side lands on its back." : "");
+  return 0;
+}
+
+int RunSceneBench(const core::SceneBenchOptions& options, bool json) {
+  ProgressBar bar("bench scene");
+  auto r = core::RunSceneBench(options, [&](int done, int total) { bar.Update(done, total); });
+  bar.Finish();
+  if (!r) return Fail(r.error());
+  if (json) {
+    nlohmann::json j = {{"bench", "scene"}, {"signature", r->signature}, {"map", options.map}, {"scenes", r->scenes},
+                        {"frame", {options.width, options.height}}, {"median_ms", r->median_ms}, {"p90_ms", r->p90_ms},
+                        {"place_ms", r->place_ms}, {"compose_ms", r->compose_ms}, {"camera_ms", r->camera_ms},
+                        {"encode_ms", r->encode_ms}, {"table_ms", r->table_ms}, {"peak_rss_mb", r->peak_rss_mb}};
+    std::cout << j.dump() << "\n";
+    return 0;
+  }
+  std::printf("scene signature %s  (map %s, %d scenes of %dx%d from seed %llu, one thread)\n", r->signature.c_str(), options.map.c_str(),
+              r->scenes, options.width, options.height, static_cast<unsigned long long>(options.seed));
+  std::printf("one scene:  %.1f ms median, %.1f ms p90 (place %.1f + compose %.1f + camera %.1f + JPEG %.1f)   goal <= 100 ms\n",
+              r->median_ms, r->p90_ms, r->place_ms, r->compose_ms, r->camera_ms, r->encode_ms);
+  std::printf("the table once: %.0f ms (layout, board art, table); peak memory %.0f MB\n", r->table_ms, r->peak_rss_mb);
+  return 0;
+}
+
 int RunBench(const std::string& which, const core::EngineBenchOptions& options, bool json) {
-  if (which != "engine" && which != "all") return Fail("bench: unknown benchmark \"" + which + "\" (engine)");
+  if (which != "engine" && which != "all") return Fail("bench: unknown benchmark \"" + which + "\" (engine, scene)");
   if (auto problem = options.Check(); !problem.empty()) return Fail("bench: " + problem);
   ProgressBar bar("bench engine");
   const core::EngineBenchReport r = core::RunEngineBench(options, [&](int done, int total) { bar.Update(done, total); });
@@ -138,15 +211,53 @@ int Main(int argc, char** argv) {
   demo->add_option("--seed", demo_seed, "the game's seed (default 7)");
   demo->add_option("--record-out", record_out, "write the game record to this file");
 
-  auto* bench = app.add_subcommand("bench", kCommands[2].summary);
+  auto* bench = app.add_subcommand("bench", kCommands[5].summary);
   std::string bench_which = "all";
   core::EngineBenchOptions bench_options;
   bool bench_json = false;
-  bench->add_option("WHICH", bench_which, "engine (default: all available)");
+  bench->add_option("WHICH", bench_which, "engine, scene (default: all)");
   bench->add_option("--games", bench_options.games, "random games to play (default 2000)");
   bench->add_option("--seed", bench_options.seed, "first game's seed (default 1)");
   bench->add_option("--map", bench_options.map, "map of the random games (default 4p)");
   bench->add_flag("--json", bench_json, "one JSON line instead of text");
+
+  auto* dataset = app.add_subcommand("dataset", "synthetic datasets: generate, demo (eval arrives with the observer)");
+  dataset->require_subcommand(1);
+  auto* generate = dataset->add_subcommand("generate", kCommands[2].summary);
+  datasets::DatasetOptions dataset_options;
+  std::string dataset_size;
+  bool no_markers = false;
+  generate->add_option("--out", dataset_options.out, "folder to write (new or empty)")->required();
+  generate->add_option("--map", dataset_options.table.map, "2p..5p or a map file (default 2p)");
+  generate->add_option("--scenes", dataset_options.scenes, "photos of game states (default 20)");
+  generate->add_option("--seed", dataset_options.table.seed, "seed: the same seed gives the same dataset (default 1)");
+  generate->add_option("--size", dataset_size, "frame size WIDTHxHEIGHT (default 1920x1080)");
+  generate->add_option("--motion", dataset_options.motion_rate, "share of photos with arms over the board (default 0.1)");
+  generate->add_option("--crops", dataset_options.crops_per_kind, "enrollment crops per token kind (default 6)");
+  generate->add_flag("--no-markers", no_markers, "a board without the ArUco corner markers");
+  auto* ds_demo = dataset->add_subcommand("demo", kCommands[3].summary);
+  datasets::GameFramesOptions frames_options;
+  uint64_t frames_game_seed = 7;
+  std::string frames_size;
+  ds_demo->add_option("--out", frames_options.out, "folder to write (new or empty)")->required();
+  ds_demo->add_option("--seed", frames_game_seed, "the demo game's seed, as `swref demo --seed` (default 7)");
+  ds_demo->add_option("--size", frames_size, "frame size WIDTHxHEIGHT (default 1280x720)");
+  auto* ds_eval = dataset->add_subcommand("eval", "run the observer over a dataset (not in this version yet)");
+  ds_eval->allow_extras();
+
+  auto* print = app.add_subcommand("print", "printable material");
+  print->require_subcommand(1);
+  auto* tokens = print->add_subcommand("tokens", kCommands[4].summary);
+  std::string tokens_out;
+  datasets::TokenSheetOptions sheet;
+  bool simplex = false, sample = false;
+  tokens->add_option("--out", tokens_out, "the PDF to write")->required();
+  tokens->add_option("--paper", sheet.paper, "a4 (default) or letter");
+  tokens->add_flag("--simplex", simplex, "one-sided: the decline sides as separate tokens on their own pages");
+  tokens->add_flag("--sample", sample, "2 of each kind instead of the box's counts");
+
+  core::SceneBenchOptions scene_bench;
+  bench->add_option("--scenes", scene_bench.scenes, "scene: scenes to time (default 40)");
 
   try {
     app.parse(argc, argv);
@@ -160,7 +271,26 @@ int Main(int argc, char** argv) {
     if (*version) std::cout << "swref " << kVersion << "\n";
     else if (*play) exit_code = RunPlay(record, pretty);
     else if (*demo) exit_code = RunDemo(demo_seed, record_out);
-    else if (*bench) exit_code = RunBench(bench_which, bench_options, bench_json);
+    else if (*generate) {
+      dataset_options.table.markers = !no_markers;
+      exit_code = RunDatasetGenerate(dataset_options, dataset_size);
+    } else if (*ds_demo) exit_code = RunDatasetDemo(frames_game_seed, frames_options, frames_size);
+    else if (*ds_eval) exit_code = Fail("dataset eval: runs the observer, which is not in this version yet (issue 5)", 1);
+    else if (*tokens) {
+      sheet.duplex = !simplex;
+      sheet.full_box = !sample;
+      exit_code = RunPrintTokens(tokens_out, sheet);
+    } else if (*bench) {
+      if (bench->count("--seed") > 0) scene_bench.seed = bench_options.seed;
+      if (bench->count("--map") > 0) scene_bench.map = bench_options.map;
+      if (bench_which == "scene") {
+        if (auto problem = scene_bench.Check(); !problem.empty()) return Fail("bench scene: " + problem);
+        exit_code = RunSceneBench(scene_bench, bench_json);
+      } else {
+        exit_code = RunBench(bench_which, bench_options, bench_json);
+        if (exit_code == 0 && bench_which == "all") exit_code = RunSceneBench(scene_bench, bench_json);
+      }
+    }
     else PrintOverview();
   } catch (const std::exception& e) {
     return Fail(std::string("error: ") + e.what(), 1);

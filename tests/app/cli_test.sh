@@ -47,5 +47,22 @@ grep -q "not_enough_tokens" "$tmp/demo.txt"; check "demo flags a conquest with t
 "$swref" bench engine --games 20 --json > "$tmp/bench.json" 2> /dev/null; check "bench engine runs" $?
 grep -q '"signature"' "$tmp/bench.json"; check "bench prints a signature" $?
 
+"$swref" bench scene --scenes 3 --json > "$tmp/scene.json" 2> /dev/null; check "bench scene runs" $?
+grep -q '"median_ms"' "$tmp/scene.json"; check "bench scene prints its median" $?
+
+"$swref" dataset generate --out "$tmp/ds" --scenes 2 --size 640x360 --crops 1 > "$tmp/ds.txt" 2> "$tmp/ds.err"; check "dataset generate exits 0" $?
+[ "$(wc -l < "$tmp/ds/truth.jsonl")" = 2 ]; check "dataset generate writes one truth line per image" $?
+grep -q "dataset generate 100%" "$tmp/ds.err"; check "dataset generate shows its progress" $?
+[ -f "$tmp/ds/reference.png" ] && [ -f "$tmp/ds/layout.json" ] && [ -f "$tmp/ds/crops/ratmen_decline/00000.png" ]; check "dataset generate writes the setup material" $?
+"$swref" dataset generate --out "$tmp/ds" --scenes 2 2> "$tmp/err.txt"; [ $? = 1 ]; check "dataset generate refuses a non-empty folder" $?
+grep -q "the folder is not empty" "$tmp/err.txt"; check "... and says so" $?
+"$swref" dataset generate --out "$tmp/ds2" --size 12 2> "$tmp/err.txt"; [ $? = 2 ]; check "a bad --size exits 2" $?
+grep -q -- "--size: expected WIDTHxHEIGHT" "$tmp/err.txt"; check "... naming the option" $?
+"$swref" dataset eval 2> "$tmp/err.txt"; [ $? = 1 ]; check "dataset eval says it is not in this version" $?
+"$swref" print tokens --out "$tmp/tokens.pdf" --sample > /dev/null; check "print tokens exits 0" $?
+head -c 4 "$tmp/tokens.pdf" | grep -q "%PDF"; check "print tokens writes a PDF" $?
+"$swref" print tokens --out /nonexistent-dir/t.pdf 2> "$tmp/err.txt"; [ $? = 1 ]; check "print tokens to a bad path exits 1" $?
+grep -q "/nonexistent-dir/t.pdf" "$tmp/err.txt"; check "... naming the file" $?
+
 echo "cli: $passed passed, $failed failed"
 [ $failed = 0 ]

@@ -4,6 +4,11 @@
 #include "app/core/engine_bench.h"
 #include "app/core/hash.h"
 #include "app/core/play.h"
+#include "app/core/synthetic.h"
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
 namespace swref::core {
 namespace {
@@ -60,6 +65,55 @@ TEST(RunEngineBench, SignatureIsDeterministic) {
   EXPECT_NE(RunEngineBench(options).signature, a.signature);
   EXPECT_GT(a.games_per_second, 0);
   EXPECT_GT(a.check_ns_median, 0);
+}
+
+// The demo game as camera frames: every frame has its truth, the two illegal conquests are photographed and taken
+// back, the off-board events are the record's picks, declines and ends of turn, and expected.json is `swref play`.
+TEST(GenerateDemoFrames, TheDemoGameAsFramesWithEventsAndExpectedVerdicts) {
+  namespace fs = std::filesystem;
+  const fs::path out = fs::temp_directory_path() / ("swref_demo_frames_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  datasets::GameFramesOptions o;
+  o.out = out.string();
+  o.frame = {320, 180};
+  o.crops_per_kind = 0;
+  auto summary = GenerateDemoFrames(7, o, nullptr);
+  ASSERT_TRUE(summary.ok()) << summary.error();
+  EXPECT_EQ(summary->flagged, 2);
+  EXPECT_GT(summary->motion_frames, 10);
+  auto demo = RunDemo(7);
+  ASSERT_TRUE(demo.ok());
+  int off_board = 0, dice = 0;
+  for (const auto& a : demo->record.actions) {
+    off_board += a.type == engine::ActionType::kPick || a.type == engine::ActionType::kEndTurn ||
+                 a.type == engine::ActionType::kDecline || a.type == engine::ActionType::kAlly;
+    dice += a.type == engine::ActionType::kConquer && a.die >= 0;
+  }
+  EXPECT_EQ(summary->events, off_board + dice);
+  std::ifstream truth(out / "truth.jsonl"), frames(out / "frames.jsonl"), events(out / "events.jsonl");
+  std::string line;
+  int n = 0, bumped = 0;
+  while (std::getline(truth, line)) {
+    ASSERT_TRUE(fs::exists(out / nlohmann::json::parse(line)["image"].get<std::string>()));
+    ++n;
+  }
+  EXPECT_EQ(n, summary->frames);
+  while (std::getline(frames, line)) bumped += nlohmann::json::parse(line)["bump_deg"].get<double>() != 0;
+  EXPECT_GT(bumped, 0);
+  EXPECT_LT(bumped, n);
+  int last = -1;
+  while (std::getline(events, line)) {
+    const auto e = nlohmann::json::parse(line);
+    EXPECT_GE(e["after_frame"].get<int>(), last) << "events in order";
+    last = e["after_frame"].get<int>();
+  }
+  std::ifstream expected(out / "expected.json");
+  const auto doc = nlohmann::json::parse(expected);
+  int flags = 0;
+  for (const auto& step : doc["steps"]) flags += step["ok"] == false;
+  EXPECT_EQ(flags, 2);
+  EXPECT_EQ(doc["final"]["coins"]["Ann"], demo->final_coins[0].second);
+  fs::remove_all(out);
 }
 
 }  // namespace

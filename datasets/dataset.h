@@ -1,0 +1,99 @@
+// Synthetic datasets: `swref dataset generate`. A synthetic table (a map, its generated layout and board art, the
+// table it lies on) photographed in many game states, with the exact truth of each photo in the Observation
+// format, and the setup material a user would make for a real board (the empty board's reference photo, the
+// layout, the map, enrollment crops of every token kind). Deterministic for a seed. Folder format: docs/datasets.md.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+
+#include "calibration/layout.h"
+#include "datasets/camera.h"
+#include "datasets/scene.h"
+#include "engine/board.h"
+#include "engine/map.h"
+#include "engine/result.h"
+
+namespace swref::datasets {
+
+inline constexpr const char* kDatasetFormat = "swref-dataset/1";
+
+// Independent random streams: the seed of part `stream`, item `index` of a dataset made from `seed`, so that adding
+// scenes never changes the earlier ones.
+uint64_t DeriveSeed(uint64_t seed, uint64_t stream, uint64_t index);
+
+// Everything about one table that does not change between photos.
+struct SyntheticTable {
+  std::shared_ptr<const engine::Map> map;
+  calibration::Layout layout;
+  std::unique_ptr<PlacementGrid> grid;   // refers to `layout`: a table is not copied or moved once made
+  cv::Mat board_art;                     // the printed board, top-down, at world resolution
+  World empty;                           // the board (no pieces) lying on the table
+};
+
+struct TableOptions {
+  std::string map = "2p";                // built-in key or a map file
+  uint64_t seed = 1;
+  bool markers = true;                   // ArUco markers at the board's corners
+  double px_per_mm = 2.5;                // world resolution
+  double margin_mm = 260;                // table shown around the board
+};
+
+engine::Result<std::unique_ptr<SyntheticTable>> MakeSyntheticTable(const TableOptions& options);
+
+// One photo of `board` on the table: places the tokens (scene), composites them and photographs the world.
+cv::Mat RenderScene(const SyntheticTable& table, const engine::Board& board, const SceneOptions& scene_options,
+                    const CameraShot& shot, Scene* scene_out = nullptr);
+
+// The pieces a map's setup puts on the board before the game (a mountain on every mountain region, a lost tribe
+// where the map says): the board of a game's first turn.
+engine::Board SetupBoard(const engine::Map& map);
+
+// Called with (done, total) as the work advances.
+using ProgressFn = std::function<void(int done, int total)>;
+
+// The setup material of a synthetic table, written into an existing folder: map.json, layout.json,
+// reference.png (+ reference.json: where the camera was) and crops/<kind>/NNNNN.png, one token per image.
+struct SetupMaterialOptions {
+  std::string out;
+  std::string map = "2p";                // as given by the user: a built-in key is written out, a file copied
+  cv::Size frame{1920, 1080};
+  CameraShot reference_shot;             // how the empty board is photographed
+  int crops_per_kind = 6;
+  uint64_t seed = 1;
+};
+int SetupMaterialSteps(const SetupMaterialOptions& options);  // progress steps WriteSetupMaterial reports
+// Returns the number of crops written.
+engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupMaterialOptions& options,
+                                       const ProgressFn& progress = nullptr);
+
+// Per image, where the camera was: board corners and marker corners in the image, image_from_board, tilt, light,
+// arms (frames.jsonl; truth.jsonl holds the board truth).
+nlohmann::ordered_json FrameJson(const std::string& image, const CameraShot& shot, const calibration::Layout& layout);
+
+struct DatasetOptions {
+  TableOptions table;
+  int scenes = 20;                       // photos of game states
+  cv::Size frame{1920, 1080};
+  double motion_rate = 0.1;              // share of photos with arms over the board (truth status "motion")
+  int crops_per_kind = 6;                // enrollment crops of each token kind
+  std::string out;                       // folder to write (created; must be empty or absent)
+};
+
+struct DatasetSummary {
+  int images = 0;
+  int motion = 0;
+  int crops = 0;
+  int uncertain_regions = 0;             // regions whose count a stack hides
+  double median_scene_ms = 0;            // place + compose + photograph + encode, per image
+};
+
+engine::Result<DatasetSummary> GenerateDataset(const DatasetOptions& options, const ProgressFn& progress = nullptr);
+
+}  // namespace swref::datasets

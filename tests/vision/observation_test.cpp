@@ -1,0 +1,66 @@
+#include "vision/observation.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/components.h"
+
+namespace swref::vision {
+namespace {
+
+engine::Board SampleBoard() {
+  engine::Board board(5);
+  board[1].owner = 0, board[1].race = static_cast<int8_t>(engine::Race::kRatmen), board[1].tokens = 4, board[1].mountain = 1;
+  board[2].lost_tribe = 1;
+  board[3].owner = 1, board[3].race = static_cast<int8_t>(engine::Race::kTrolls), board[3].tokens = 2, board[3].decline = true;
+  board[3].troll_lair = 1;
+  board[4].mountain = 1;
+  return board;
+}
+
+TEST(Observation, FromBoardListsEveryRegionWithItsContents) {
+  const Observation obs = FromBoard(SampleBoard(), {false, true});
+  ASSERT_EQ(obs.regions.size(), 5u);
+  EXPECT_FALSE(obs.regions[0].race.has_value());
+  EXPECT_EQ(obs.regions[0].tokens, 0);
+  EXPECT_EQ(*obs.regions[1].race, "ratmen");
+  EXPECT_EQ(obs.regions[1].tokens, 4);
+  EXPECT_FALSE(obs.regions[1].tokens_certain);
+  EXPECT_EQ(obs.regions[1].pieces.at("mountain"), 1);
+  EXPECT_EQ(obs.regions[2].lost_tribe, 1);
+  EXPECT_TRUE(obs.regions[3].decline);
+  EXPECT_EQ(obs.regions[3].pieces.at("troll_lair"), 1);
+  EXPECT_TRUE(obs.regions[3].tokens_certain);
+}
+
+TEST(Observation, JsonRoundTripKeepsEverythingInTheDocumentedOrder) {
+  Observation obs = FromBoard(SampleBoard());
+  obs.image = "f001.jpg";
+  obs.ms = 11.84;
+  const auto doc = ToJson(obs);
+  const std::string text = doc.dump();
+  EXPECT_LT(text.find("\"image\""), text.find("\"status\""));
+  EXPECT_LT(text.find("\"status\""), text.find("\"ms\""));
+  EXPECT_NE(text.find("\"race\":null"), std::string::npos);
+  auto back = ParseObservation(nlohmann::json::parse(text), "line 1");
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back->image, "f001.jpg");
+  EXPECT_NEAR(*back->ms, 11.8, 1e-9);
+  ASSERT_EQ(back->regions.size(), obs.regions.size());
+  for (size_t i = 0; i < obs.regions.size(); ++i) EXPECT_EQ(back->regions[i], obs.regions[i]) << "region " << i;
+}
+
+TEST(Observation, ParseErrorsNameTheField) {
+  auto doc = nlohmann::json::parse(R"({"image": "a.jpg", "status": "ok", "regions": [{"id": 0, "race": "elfs", "tokens": 1}]})");
+  auto r = ParseObservation(doc, "truth.jsonl:3");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "truth.jsonl:3.regions[0].race: expected a race id or null");
+  doc = nlohmann::json::parse(R"({"image": "a.jpg", "status": "blurry", "regions": []})");
+  EXPECT_NE(ParseObservation(doc, "x").error().find("x.status: unknown status"), std::string::npos);
+  doc = nlohmann::json::parse(R"({"image": "a.jpg", "status": "ok", "regions": [{"id": 0, "tokens": 1, "pieces": {"castle": 1}}]})");
+  EXPECT_EQ(ParseObservation(doc, "x").error(), "x.regions[0].pieces.castle: unknown piece");
+  doc = nlohmann::json::parse(R"({"status": "ok", "regions": []})");
+  EXPECT_EQ(ParseObservation(doc, "x").error(), "x: missing \"image\"");
+}
+
+}  // namespace
+}  // namespace swref::vision
