@@ -185,8 +185,8 @@ Scene PlaceBoard(const engine::Board& board, const PlacementGrid& grid, const Sc
 
     // A neat stack of 2..4 of the race's tokens, sometimes.
     int stack = 1;
-    if (race_tokens >= 3 && rng.uniform(0.0, 1.0) < options.stack_rate) {
-      stack = std::min(race_tokens - 1, rng.uniform(2, 5));
+    if (race_tokens >= 2 && rng.uniform(0.0, 1.0) < options.stack_rate) {
+      stack = std::min(race_tokens, rng.uniform(2, 5));
     }
     const bool overlap = rng.uniform(0.0, 1.0) < options.overlap_rate;
     // Wanted gap between two tokens, as a fraction of the sum of their radii: > 1 apart, < 1 overlapping.

@@ -33,7 +33,7 @@ struct Placement {
 
 struct SceneOptions {
   double overlap_rate = 0.2;   // chance that a region's tokens partly overlap
-  double stack_rate = 0.12;    // chance that a region with 3+ tokens has a neat stack of 2..4
+  double stack_rate = 0.15;    // chance that a region with 2+ tokens has a neat stack of 2..4 of them
   uint64_t seed = 1;
 };
 

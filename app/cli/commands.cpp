@@ -13,6 +13,7 @@
 #include "app/core/engine_bench.h"
 #include "app/core/play.h"
 #include "app/core/synthetic.h"
+#include "datasets/eval.h"
 
 namespace swref::cli {
 namespace {
@@ -31,11 +32,19 @@ constexpr CommandInfo kCommands[] = {
     {"play", "swref play RECORD [--pretty]", "replay a game record (docs/record.md): verdict of every action, coins of every turn, final board, as JSON"},
     {"dataset", "swref dataset generate --out DIR [--map 2p] [--scenes N] [--seed S]", "synthetic photos of game states with exact truth, and the setup material (docs/datasets.md)"},
     {"dataset demo", "swref dataset demo --out DIR [--seed N] [--size WxH]", "the demo game as camera frames: hands, a bump, two illegal conquests, events and expected verdicts"},
+    {"dataset eval", "swref dataset eval DIR --observations FILE", "score observations against a dataset's truth: region error, exact boards, confusion by kind, silent wrong stack counts, ms"},
     {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
     {"bench", "swref bench [engine|scene] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms"},
     {"help", "swref help [COMMAND]", "this overview, or one command's options"},
     {"version", "swref version", "print the version"},
 };
+
+const char* SummaryOf(std::string_view name) {
+  for (const CommandInfo& c : kCommands) {
+    if (name == c.name) return c.summary;
+  }
+  return "";
+}
 
 int Fail(const std::string& message, int code = 2) {
   std::cerr << "swref: " << message << "\n";
@@ -127,6 +136,21 @@ int RunDatasetDemo(uint64_t seed, datasets::GameFramesOptions options, const std
   return 0;
 }
 
+int RunDatasetEval(const std::string& dir, const std::string& observations, const std::string& setup) {
+  if (observations.empty()) {
+    return Fail(setup.empty() ? "dataset eval: give --observations FILE (an observer's output, one JSON line per image)"
+                              : "dataset eval: running the observer with --setup arrives with `swref observe` (not in this version); "
+                                "score an observer's output with --observations FILE",
+                1);
+  }
+  auto truth = datasets::ReadObservations(dir + "/truth.jsonl");
+  if (!truth) return Fail("dataset eval: " + truth.error());
+  auto seen = datasets::ReadObservations(observations);
+  if (!seen) return Fail("dataset eval: " + seen.error());
+  std::cout << datasets::FormatReport(datasets::Evaluate(*truth, *seen));
+  return 0;
+}
+
 int RunPrintTokens(const std::string& out, const datasets::TokenSheetOptions& options) {
   if (out.empty()) return Fail("print tokens: give the PDF to write with --out FILE.pdf");
   if (options.paper != "a4" && options.paper != "letter") return Fail("print tokens: --paper: a4 or letter");
@@ -199,19 +223,19 @@ int Main(int argc, char** argv) {
 
   auto* version = app.add_subcommand("version", "print the version");
 
-  auto* play = app.add_subcommand("play", kCommands[1].summary);
+  auto* play = app.add_subcommand("play", SummaryOf("play"));
   std::string record;
   bool pretty = false;
   play->add_option("RECORD", record, "a game record (JSON, docs/record.md)")->required();
   play->add_flag("--pretty", pretty, "indent the JSON output");
 
-  auto* demo = app.add_subcommand("demo", kCommands[0].summary);
+  auto* demo = app.add_subcommand("demo", SummaryOf("demo"));
   uint64_t demo_seed = 7;
   std::string record_out;
   demo->add_option("--seed", demo_seed, "the game's seed (default 7)");
   demo->add_option("--record-out", record_out, "write the game record to this file");
 
-  auto* bench = app.add_subcommand("bench", kCommands[5].summary);
+  auto* bench = app.add_subcommand("bench", SummaryOf("bench"));
   std::string bench_which = "all";
   core::EngineBenchOptions bench_options;
   bool bench_json = false;
@@ -223,7 +247,7 @@ int Main(int argc, char** argv) {
 
   auto* dataset = app.add_subcommand("dataset", "synthetic datasets: generate, demo (eval arrives with the observer)");
   dataset->require_subcommand(1);
-  auto* generate = dataset->add_subcommand("generate", kCommands[2].summary);
+  auto* generate = dataset->add_subcommand("generate", SummaryOf("dataset"));
   datasets::DatasetOptions dataset_options;
   std::string dataset_size;
   bool no_markers = false;
@@ -235,19 +259,22 @@ int Main(int argc, char** argv) {
   generate->add_option("--motion", dataset_options.motion_rate, "share of photos with arms over the board (default 0.1)");
   generate->add_option("--crops", dataset_options.crops_per_kind, "enrollment crops per token kind (default 6)");
   generate->add_flag("--no-markers", no_markers, "a board without the ArUco corner markers");
-  auto* ds_demo = dataset->add_subcommand("demo", kCommands[3].summary);
+  auto* ds_demo = dataset->add_subcommand("demo", SummaryOf("dataset demo"));
   datasets::GameFramesOptions frames_options;
   uint64_t frames_game_seed = 7;
   std::string frames_size;
   ds_demo->add_option("--out", frames_options.out, "folder to write (new or empty)")->required();
   ds_demo->add_option("--seed", frames_game_seed, "the demo game's seed, as `swref demo --seed` (default 7)");
   ds_demo->add_option("--size", frames_size, "frame size WIDTHxHEIGHT (default 1280x720)");
-  auto* ds_eval = dataset->add_subcommand("eval", "run the observer over a dataset (not in this version yet)");
-  ds_eval->allow_extras();
+  auto* ds_eval = dataset->add_subcommand("eval", SummaryOf("dataset eval"));
+  std::string eval_dir, eval_observations, eval_setup;
+  ds_eval->add_option("DIR", eval_dir, "a dataset folder (with truth.jsonl)")->required();
+  ds_eval->add_option("--observations", eval_observations, "score these observations (JSON lines, one per image)");
+  ds_eval->add_option("--setup", eval_setup, "run the observer with this setup (arrives with the observer)");
 
   auto* print = app.add_subcommand("print", "printable material");
   print->require_subcommand(1);
-  auto* tokens = print->add_subcommand("tokens", kCommands[4].summary);
+  auto* tokens = print->add_subcommand("tokens", SummaryOf("print"));
   std::string tokens_out;
   datasets::TokenSheetOptions sheet;
   bool simplex = false, sample = false;
@@ -275,7 +302,7 @@ int Main(int argc, char** argv) {
       dataset_options.table.markers = !no_markers;
       exit_code = RunDatasetGenerate(dataset_options, dataset_size);
     } else if (*ds_demo) exit_code = RunDatasetDemo(frames_game_seed, frames_options, frames_size);
-    else if (*ds_eval) exit_code = Fail("dataset eval: runs the observer, which is not in this version yet (issue 5)", 1);
+    else if (*ds_eval) exit_code = RunDatasetEval(eval_dir, eval_observations, eval_setup);
     else if (*tokens) {
       sheet.duplex = !simplex;
       sheet.full_box = !sample;

@@ -58,7 +58,10 @@ grep -q "dataset generate 100%" "$tmp/ds.err"; check "dataset generate shows its
 grep -q "the folder is not empty" "$tmp/err.txt"; check "... and says so" $?
 "$swref" dataset generate --out "$tmp/ds2" --size 12 2> "$tmp/err.txt"; [ $? = 2 ]; check "a bad --size exits 2" $?
 grep -q -- "--size: expected WIDTHxHEIGHT" "$tmp/err.txt"; check "... naming the option" $?
-"$swref" dataset eval 2> "$tmp/err.txt"; [ $? = 1 ]; check "dataset eval says it is not in this version" $?
+"$swref" dataset eval "$tmp/ds" --observations "$tmp/ds/truth.jsonl" > "$tmp/eval.txt"; check "dataset eval scores observations" $?
+grep -q "board exact match 100.0%" "$tmp/eval.txt"; check "... the truth scores 100%" $?
+"$swref" dataset eval "$tmp/ds" --setup "$tmp/ds" 2> "$tmp/err.txt"; [ $? = 1 ]; check "dataset eval --setup says the observer is not in this version" $?
+grep -q -- "--observations FILE" "$tmp/err.txt"; check "... and what to do instead" $?
 "$swref" print tokens --out "$tmp/tokens.pdf" --sample > /dev/null; check "print tokens exits 0" $?
 head -c 4 "$tmp/tokens.pdf" | grep -q "%PDF"; check "print tokens writes a PDF" $?
 "$swref" print tokens --out /nonexistent-dir/t.pdf 2> "$tmp/err.txt"; [ $? = 1 ]; check "print tokens to a bad path exits 1" $?

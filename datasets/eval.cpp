@@ -1,0 +1,149 @@
+#include "datasets/eval.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+namespace swref::datasets {
+namespace {
+
+std::string KindOf(const vision::RegionObservation& r) {
+  if (!r.race || r.tokens == 0) return "empty";
+  return *r.race + (r.decline ? "_decline" : "");
+}
+
+}  // namespace
+
+double EvalReport::median_ms() const {
+  if (ms.empty()) return 0;
+  std::vector<double> v = ms;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+bool RegionRight(const vision::RegionObservation& truth, const vision::RegionObservation& observed) {
+  if (KindOf(truth) != KindOf(observed) || truth.pieces != observed.pieces || truth.lost_tribe != observed.lost_tribe) return false;
+  if (truth.tokens_certain) return observed.tokens == truth.tokens;
+  // A hidden count: an honest lower bound is right, a confident number is right only if it is the true one.
+  return observed.tokens_certain ? observed.tokens == truth.tokens : observed.tokens <= truth.tokens;
+}
+
+EvalReport Evaluate(const std::vector<vision::Observation>& truth, const std::vector<vision::Observation>& observed) {
+  std::map<std::string, const vision::Observation*> by_image;
+  for (const auto& o : observed) by_image[o.image] = &o;
+  EvalReport report;
+  for (const vision::Observation& t : truth) {
+    auto it = by_image.find(t.image);
+    if (it == by_image.end()) {
+      ++report.missing;
+      continue;
+    }
+    const vision::Observation& o = *it->second;
+    if (o.ms) report.ms.push_back(*o.ms);
+    if (t.status == vision::Status::kMotion) {
+      ++report.motion_images;
+      report.motion_detected += o.status == vision::Status::kMotion;
+      continue;
+    }
+    if (o.status == vision::Status::kMotion) {
+      ++report.false_motion;
+      continue;
+    }
+    ++report.images;
+    if (o.status != vision::Status::kOk) {
+      ++report.no_board;
+      report.regions += static_cast<int>(t.regions.size());
+      report.region_errors += static_cast<int>(t.regions.size());
+      continue;
+    }
+    std::map<int, const vision::RegionObservation*> regions;
+    for (const auto& r : o.regions) regions[r.id] = &r;
+    bool exact = true;
+    for (const vision::RegionObservation& tr : t.regions) {
+      ++report.regions;
+      vision::RegionObservation empty;  // a region the observer left out counts as seen empty
+      empty.id = tr.id;
+      auto rit = regions.find(tr.id);
+      const vision::RegionObservation& orr = rit == regions.end() ? empty : *rit->second;
+      const bool right = RegionRight(tr, orr);
+      report.confusion[KindOf(tr)][KindOf(orr)]++;
+      if (!tr.tokens_certain) {
+        ++report.stacks;
+        report.silent_wrong_stacks += orr.tokens_certain && orr.tokens != tr.tokens;
+      }
+      if (!right) {
+        ++report.region_errors;
+        exact = false;
+        report.count_errors += KindOf(tr) == KindOf(orr) && tr.pieces == orr.pieces && tr.lost_tribe == orr.lost_tribe;
+      }
+    }
+    report.boards_exact += exact;
+  }
+  return report;
+}
+
+engine::Result<std::vector<vision::Observation>> ReadObservations(const std::string& path) {
+  using R = engine::Result<std::vector<vision::Observation>>;
+  std::ifstream in(path);
+  if (!in) return R::Error(path + ": cannot open");
+  std::vector<vision::Observation> out;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = path + ":" + std::to_string(n);
+    nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
+    if (doc.is_discarded()) return R::Error(where + ": not valid JSON");
+    auto obs = vision::ParseObservation(doc, where);
+    if (!obs) return R::Error(obs.error());
+    out.push_back(std::move(*obs));
+  }
+  return out;
+}
+
+std::string FormatReport(const EvalReport& r) {
+  std::string s;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "images scored %d (missing %d); still images read as motion %d; board not found %d\n", r.images,
+                r.missing, r.false_motion, r.no_board);
+  s += buf;
+  std::snprintf(buf, sizeof buf, "region error %.2f%% (%d of %d; %d wrong counts of the right kind)\n", 100 * r.region_error_rate(),
+                r.region_errors, r.regions, r.count_errors);
+  s += buf;
+  std::snprintf(buf, sizeof buf, "board exact match %.1f%% (%d of %d)\n", 100 * r.exact_rate(), r.boards_exact, r.images);
+  s += buf;
+  std::snprintf(buf, sizeof buf, "stacks %d, silent wrong counts on stacks %d\n", r.stacks, r.silent_wrong_stacks);
+  s += buf;
+  std::snprintf(buf, sizeof buf, "motion images %d, reported as motion %d\n", r.motion_images, r.motion_detected);
+  s += buf;
+  std::snprintf(buf, sizeof buf, "median %.1f ms per image\n", r.median_ms());
+  s += buf;
+  // The confusion table, only the kinds that occur.
+  std::set<std::string> cols;
+  for (const auto& [t, row] : r.confusion) {
+    for (const auto& [o, n] : row) cols.insert(o);
+  }
+  int width = 5;
+  for (const auto& c : cols) width = std::max(width, static_cast<int>(c.size()));
+  s += "\nconfusion by token kind (rows: truth, columns: observed; regions)\n";
+  std::snprintf(buf, sizeof buf, "%-20s", "");
+  s += buf;
+  for (const auto& c : cols) {
+    std::snprintf(buf, sizeof buf, " %*s", width, c.c_str());
+    s += buf;
+  }
+  s += "\n";
+  for (const auto& [t, row] : r.confusion) {
+    std::snprintf(buf, sizeof buf, "%-20s", t.c_str());
+    s += buf;
+    for (const auto& c : cols) {
+      auto it = row.find(c);
+      std::snprintf(buf, sizeof buf, " %*d", width, it == row.end() ? 0 : it->second);
+      s += buf;
+    }
+    s += "\n";
+  }
+  return s;
+}
+
+}  // namespace swref::datasets
