@@ -355,7 +355,9 @@ cv::Mat RenderBoard(const engine::Map& map, const calibration::Layout& layout, c
     boardf.convertTo(board, CV_8UC3);
   }
 
-  // Inked borders: a soft dark shading inside each region along its border, then the border line itself.
+  // Inked borders: a soft dark shading inside each region along its border, then the border line itself. The
+  // board's own edge is a cut, not a printed line: a band along it keeps the uninked paint.
+  const cv::Mat uninked = board.clone();
   {
     cv::Mat edges(size, CV_8U, cv::Scalar(0));
     const int thick = std::max(1, cvRound(ppm * 1.1));
@@ -381,6 +383,13 @@ cv::Mat RenderBoard(const engine::Map& map, const calibration::Layout& layout, c
     }
   }
 
+  {
+    const int band = std::max(1, cvRound(2.0 * ppm));
+    cv::Mat edge_band(size, CV_8U, cv::Scalar(255));
+    edge_band(cv::Rect(band, band, size.width - 2 * band, size.height - 2 * band)).setTo(0);
+    uninked.copyTo(board, edge_band);
+  }
+
   // Symbols.
   const double symbol_px = 13 * ppm;
   for (const engine::Region& r : map.regions) {
@@ -397,7 +406,7 @@ cv::Mat RenderBoard(const engine::Map& map, const calibration::Layout& layout, c
     }
   }
 
-  // Printed paper: a fine grain, then the board's outer rim.
+  // Printed paper: a fine grain. (No dark rim: on a dark table it would hide where the board ends.)
   {
     cv::Mat grain(size, CV_16SC3);
     rng.fill(grain, cv::RNG::NORMAL, 0, 3);
@@ -405,7 +414,6 @@ cv::Mat RenderBoard(const engine::Map& map, const calibration::Layout& layout, c
     board.convertTo(b16, CV_16SC3);
     b16 += grain;
     b16.convertTo(board, CV_8UC3);
-    cv::rectangle(board, cv::Rect(0, 0, size.width, size.height), cv::Scalar(30, 36, 44), std::max(2, cvRound(ppm * 1.5)));
   }
 
   if (options.markers && layout.markers) {

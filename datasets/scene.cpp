@@ -249,7 +249,9 @@ World MakeEmptyWorld(const cv::Mat& board_art, cv::Size2d board_mm, double px_pe
   World w;
   w.px_per_mm = px_per_mm;
   w.board_mm = board_mm;
-  w.origin_mm = {-margin_mm, -margin_mm};
+  // The board art's pixel i covers [i, i + 1) / px_per_mm mm (markers and outlines are drawn on that grid), so the
+  // centre of world pixel 0 lies half a pixel inside the table's corner.
+  w.origin_mm = {-margin_mm + 0.5 / px_per_mm, -margin_mm + 0.5 / px_per_mm};
   const cv::Size size(cvRound((board_mm.width + 2 * margin_mm) * px_per_mm),
                       cvRound((board_mm.height + 2 * margin_mm) * px_per_mm));
   cv::resize(table_art, w.image, size, 0, 0, cv::INTER_LINEAR);
@@ -280,7 +282,8 @@ World ComposeWorld(const World& table_and_board, const Scene& scene, const Light
   for (const Placement& p : scene.placements) {
     const Sprite& s = CachedSprite(p.kind, ppm, p.rotation_deg);
     const cv::Point2d centre_px = (p.centre_mm - w.origin_mm) * ppm;
-    const cv::Point top_left(cvRound(centre_px.x - s.bgra.cols / 2.0), cvRound(centre_px.y - s.bgra.rows / 2.0));
+    // The sprite's centre pixel ((size - 1) / 2, odd size) goes on the centre.
+    const cv::Point top_left(cvRound(centre_px.x - (s.bgra.cols - 1) / 2.0), cvRound(centre_px.y - (s.bgra.rows - 1) / 2.0));
     // Thicker stacks cast longer shadows.
     const double thickness_mm = 1.8 * p.stack;
     const cv::Point2d off = shadow_dir * (light.shadow_mm + 0.5 * thickness_mm) * ppm;

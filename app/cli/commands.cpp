@@ -12,6 +12,7 @@
 #include "app/core/demo.h"
 #include "app/core/engine_bench.h"
 #include "app/core/play.h"
+#include "app/core/setup.h"
 #include "app/core/synthetic.h"
 #include "datasets/eval.h"
 
@@ -33,6 +34,8 @@ constexpr CommandInfo kCommands[] = {
     {"dataset", "swref dataset generate --out DIR [--map 2p] [--scenes N] [--seed S]", "synthetic photos of game states with exact truth, and the setup material (docs/datasets.md)"},
     {"dataset demo", "swref dataset demo --out DIR [--seed N] [--size WxH]", "the demo game as camera frames: hands, a bump, two illegal conquests, events and expected verdicts"},
     {"dataset eval", "swref dataset eval DIR --observations FILE", "score observations against a dataset's truth: region error, exact boards, confusion by kind, silent wrong stack counts, ms"},
+    {"setup board", "swref setup board --map 2p (--layout L.json | --points P.json --board-mm WxH) --reference EMPTY.jpg --out SETUP", "register the board in the camera's view of the empty board, check the layout against the map, write the setup folder"},
+    {"enroll", "swref enroll --setup SETUP --crops DIR", "learn what the tokens look like from crops DIR/<kind>/*.png; per-kind quality and look-alike warnings"},
     {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
     {"bench", "swref bench [engine|scene] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms"},
     {"help", "swref help [COMMAND]", "this overview, or one command's options"},
@@ -148,6 +151,47 @@ int RunDatasetEval(const std::string& dir, const std::string& observations, cons
   auto seen = datasets::ReadObservations(observations);
   if (!seen) return Fail("dataset eval: " + seen.error());
   std::cout << datasets::FormatReport(datasets::Evaluate(*truth, *seen));
+  return 0;
+}
+
+int RunSetupBoard(calibration::SetupRequest request, const std::string& board_mm) {
+  if (!board_mm.empty()) {
+    cv::Size size;
+    if (!ParseSize(board_mm, &size)) return Fail("setup board: --board-mm: expected WIDTHxHEIGHT in mm, e.g. 600x400");
+    request.board_mm = cv::Size2d(size.width, size.height);
+  }
+  auto setup = core::SetupBoard(request);
+  if (!setup) return Fail("setup board: " + setup.error(), 1);
+  std::printf("Wrote %s: setup.json, reference.png, layout.json%s.\n", request.out.c_str(), setup->has_camera ? ", camera.json" : "");
+  std::printf("Registration: %s", calibration::ToString(setup->pose.mode));
+  if (setup->pose.mode == calibration::Registration::kMarkers) {
+    std::printf(" (%zu of 4 markers found, fit residual %.2f px)", setup->pose.markers_found.size(), setup->pose.residual_px);
+  }
+  std::printf(".\nLayout: %zu regions, adjacency equals map %s's. Next: `swref enroll --setup %s --crops DIR`.\n",
+              setup->layout.regions.size(), request.map.c_str(), request.out.c_str());
+  return 0;
+}
+
+int RunEnroll(const std::string& setup, const std::string& crops) {
+  if (crops.empty()) return Fail("enroll: give --crops DIR (DIR/<token kind>/*.png, one token per image)");
+  auto report = core::EnrollFromCrops(setup, crops);
+  if (!report) return Fail("enroll: " + report.error(), 1);
+  std::printf("Enrolled %d crops of %zu token kinds into %s.\n\n", report->samples, report->kinds.size(), report->model_path.c_str());
+  std::printf("%-20s %7s %10s  %s\n", "kind", "samples", "quality", "most confused with");
+  for (const auto& k : report->kinds) {
+    std::printf("%-20s %7d %9.0f%%  %s\n", k.kind.c_str(), k.samples, 100 * k.loo_accuracy, k.most_confused_with.c_str());
+  }
+  std::printf("\n(quality: share of a kind's crops named right by the other crops, leave-one-out)\n");
+  if (!report->look_alikes.empty()) {
+    std::printf("Look-alikes, check them under the game's light:");
+    for (const auto& [a, b] : report->look_alikes) std::printf(" %s/%s", a.c_str(), b.c_str());
+    std::printf("\n");
+  }
+  if (!report->missing_kinds.empty()) {
+    std::printf("No crops of %zu kinds (the observer cannot name them):", report->missing_kinds.size());
+    for (const auto& k : report->missing_kinds) std::printf(" %s", k.c_str());
+    std::printf("\n");
+  }
   return 0;
 }
 
@@ -283,6 +327,26 @@ int Main(int argc, char** argv) {
   tokens->add_flag("--simplex", simplex, "one-sided: the decline sides as separate tokens on their own pages");
   tokens->add_flag("--sample", sample, "2 of each kind instead of the box's counts");
 
+  auto* setup_cmd = app.add_subcommand("setup", "set up a table: setup board");
+  setup_cmd->require_subcommand(1);
+  auto* setup_board = setup_cmd->add_subcommand("board", SummaryOf("setup board"));
+  calibration::SetupRequest setup_request;
+  std::string setup_board_mm;
+  bool setup_no_markers = false;
+  setup_board->add_option("--map", setup_request.map, "2p..5p or a map file (default 2p)");
+  setup_board->add_option("--layout", setup_request.layout, "the board's layout file (smallworld-layout/1)");
+  setup_board->add_option("--points", setup_request.points, "instead of a layout: one point per region, {\"points_px\": {\"id\": [x, y]}} on the reference");
+  setup_board->add_option("--board-mm", setup_board_mm, "with --points: the printed board's size WIDTHxHEIGHT in mm");
+  setup_board->add_flag("--no-markers", setup_no_markers, "with --points: the board has no corner markers (its outline is used)");
+  setup_board->add_option("--reference", setup_request.reference, "the empty board, photographed by the table camera")->required();
+  setup_board->add_option("--camera", setup_request.camera, "camera.json from `swref calibrate camera` (optional)");
+  setup_board->add_option("--out", setup_request.out, "the setup folder to write (new or empty)")->required();
+
+  auto* enroll = app.add_subcommand("enroll", SummaryOf("enroll"));
+  std::string enroll_setup, enroll_crops;
+  enroll->add_option("--setup", enroll_setup, "the setup folder")->required();
+  enroll->add_option("--crops", enroll_crops, "crops DIR/<token kind>/*.png, one token per image, centred, about 2/3 of the crop");
+
   core::SceneBenchOptions scene_bench;
   bench->add_option("--scenes", scene_bench.scenes, "scene: scenes to time (default 40)");
 
@@ -307,6 +371,11 @@ int Main(int argc, char** argv) {
       sheet.duplex = !simplex;
       sheet.full_box = !sample;
       exit_code = RunPrintTokens(tokens_out, sheet);
+    } else if (*setup_board) {
+      setup_request.markers = !setup_no_markers;
+      exit_code = RunSetupBoard(setup_request, setup_board_mm);
+    } else if (*enroll) {
+      exit_code = RunEnroll(enroll_setup, enroll_crops);
     } else if (*bench) {
       if (bench->count("--seed") > 0) scene_bench.seed = bench_options.seed;
       if (bench->count("--map") > 0) scene_bench.map = bench_options.map;

@@ -1,0 +1,30 @@
+// Setting up a table before a game (`swref setup board`, `swref enroll`): the board's setup folder, then the
+// appearance model of the players' own tokens inside it. The GUI's setup wizard calls the same functions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "calibration/appearance.h"
+#include "calibration/board_setup.h"
+#include "engine/result.h"
+
+namespace swref::core {
+
+engine::Result<calibration::BoardSetup> SetupBoard(const calibration::SetupRequest& request);
+
+struct EnrollReport {
+  int samples = 0;
+  std::vector<calibration::KindQuality> kinds;                  // leave-one-out quality per kind
+  std::vector<std::pair<std::string, std::string>> look_alikes;  // pairs to check by eye
+  std::vector<std::string> missing_kinds;                        // token kinds with no sample (the observer will not name them)
+  std::string model_path;                                        // SETUP/tokens/model.json
+};
+
+// Enrolls from a folder of crops DIR/<kind>/*.png into SETUP/tokens/. The setup folder must exist.
+engine::Result<EnrollReport> EnrollFromCrops(const std::string& setup_dir, const std::string& crops_dir);
+
+// Every token kind (a race id, race_decline, lost_tribe, a piece id), in the order of engine/components.h.
+std::vector<std::string> TokenKinds();
+
+}  // namespace swref::core

@@ -1,0 +1,517 @@
+#include "calibration/board_setup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <queue>
+#include <tuple>
+
+#include <opencv2/aruco.hpp>
+#include <opencv2/calib3d.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace swref::calibration {
+namespace fs = std::filesystem;
+namespace {
+
+template <typename T>
+using R = engine::Result<T>;
+
+std::vector<cv::Point2d> Apply(const cv::Matx33d& h, const std::vector<cv::Point2d>& pts) {
+  std::vector<cv::Point2d> out;
+  cv::perspectiveTransform(pts, out, cv::Mat(h));
+  return out;
+}
+
+std::string Join(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s;
+}
+
+// Intersection of two lines given as (point, direction).
+cv::Point2d Intersect(const cv::Vec4f& a, const cv::Vec4f& b) {
+  const cv::Point2d p(a[2], a[3]), r(a[0], a[1]), q(b[2], b[3]), s(b[0], b[1]);
+  const double den = r.x * s.y - r.y * s.x;
+  if (std::abs(den) < 1e-9) return p;
+  const double t = ((q.x - p.x) * s.y - (q.y - p.y) * s.x) / den;
+  return p + r * t;
+}
+
+}  // namespace
+
+const char* ToString(Registration r) { return r == Registration::kMarkers ? "markers" : "outline"; }
+
+R<BoardPose> RegisterByMarkers(const cv::Mat& image, const LayoutMarkers& markers, const std::string& where) {
+  if (markers.dictionary != "DICT_4X4_50") {
+    return R<BoardPose>::Error(where + ": marker dictionary " + markers.dictionary + " is not supported (DICT_4X4_50)");
+  }
+  const auto dict = cv::aruco::getPredefinedDictionary(cv::aruco::DICT_4X4_50);
+  auto params = cv::aruco::DetectorParameters::create();
+  params->cornerRefinementMethod = cv::aruco::CORNER_REFINE_SUBPIX;
+  params->cornerRefinementMinAccuracy = 0.01;
+  params->cornerRefinementMaxIterations = 100;
+  std::vector<std::vector<cv::Point2f>> corners;
+  std::vector<int> ids;
+  cv::aruco::detectMarkers(image, dict, corners, ids, params);
+  std::vector<cv::Point2d> board_pts, image_pts;
+  BoardPose pose;
+  pose.mode = Registration::kMarkers;
+  std::vector<int> missing;
+  for (const auto& [id, at] : markers.corners) {
+    const auto it = std::find(ids.begin(), ids.end(), id);
+    if (it == ids.end()) {
+      missing.push_back(id);
+      continue;
+    }
+    const auto& c = corners[it - ids.begin()];
+    const double s = markers.size_mm;
+    const cv::Point2d bc[4] = {at, {at.x + s, at.y}, {at.x + s, at.y + s}, {at.x, at.y + s}};
+    for (int k = 0; k < 4; ++k) board_pts.push_back(bc[k]), image_pts.push_back(c[k]);
+    pose.markers_found.push_back(id);
+  }
+  if (pose.markers_found.size() < 3) {
+    return R<BoardPose>::Error(where + ": found " + std::to_string(pose.markers_found.size()) + " of the 4 corner markers (missing " +
+                               Join(missing) + "); at least 3 must be visible, or set up without markers");
+  }
+  const cv::Mat h = cv::findHomography(board_pts, image_pts, 0);
+  if (h.empty()) return R<BoardPose>::Error(where + ": the markers do not give a usable board position");
+  pose.image_from_board = cv::Matx33d(h);
+  const auto back = Apply(pose.image_from_board, board_pts);
+  double sq = 0;
+  for (size_t i = 0; i < back.size(); ++i) sq += std::pow(cv::norm(back[i] - image_pts[i]), 2);
+  pose.residual_px = std::sqrt(sq / back.size());
+  return pose;
+}
+
+R<BoardPose> RegisterByOutline(const cv::Mat& image, cv::Size2d board_mm, const std::string& where) {
+  cv::Mat grey;
+  cv::cvtColor(image, grey, cv::COLOR_BGR2GRAY);
+  cv::GaussianBlur(grey, grey, cv::Size(5, 5), 0);
+  // Board against table: a colour segmentation (GrabCut) on a small copy, seeded with the middle of the frame as
+  // probably board and a thin frame along the image's edges as surely table (the board is photographed whole).
+  const double scale = std::min(1.0, 480.0 / image.cols);
+  cv::Mat small;
+  cv::resize(image, small, cv::Size(), scale, scale, cv::INTER_AREA);
+  cv::Mat mask(small.size(), CV_8U, cv::Scalar(cv::GC_PR_BGD));
+  const int mx = small.cols / 4, my = small.rows / 4;
+  mask(cv::Rect(mx, my, small.cols - 2 * mx, small.rows - 2 * my)).setTo(cv::GC_PR_FGD);
+  const int edge = std::max(2, small.cols / 60);
+  mask.rowRange(0, edge).setTo(cv::GC_BGD);
+  mask.rowRange(small.rows - edge, small.rows).setTo(cv::GC_BGD);
+  mask.colRange(0, edge).setTo(cv::GC_BGD);
+  mask.colRange(small.cols - edge, small.cols).setTo(cv::GC_BGD);
+  cv::Mat bgd, fgd;
+  cv::grabCut(small, mask, cv::Rect(), bgd, fgd, 4, cv::GC_INIT_WITH_MASK);
+  cv::Mat fg = (mask == cv::GC_FGD) | (mask == cv::GC_PR_FGD);
+  cv::morphologyEx(fg, fg, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
+  std::vector<std::vector<cv::Point>> contours;
+  cv::findContours(fg, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+  std::vector<cv::Point> best;
+  double best_area = 0.15 * small.total();
+  for (const auto& c : contours) {
+    std::vector<cv::Point> hull, quad;
+    cv::convexHull(c, hull);
+    cv::approxPolyDP(hull, quad, 0.03 * cv::arcLength(hull, true), true);
+    const double area = cv::contourArea(quad);
+    if (quad.size() == 4 && cv::isContourConvex(quad) && area > best_area) best = quad, best_area = area;
+  }
+  if (best.empty()) {
+    return R<BoardPose>::Error(where + ": no board outline found (a large four-sided shape against the table); "
+                               "use the corner markers, or photograph the whole board against a contrasting table");
+  }
+  for (auto& p : best) p = cv::Point(cvRound(p.x / scale), cvRound(p.y / scale));
+  // Order: the corner nearest the image's top-left first, then clockwise (in image coordinates, y down).
+  cv::Point2d centre(0, 0);
+  for (const auto& p : best) centre += cv::Point2d(p);
+  centre *= 0.25;
+  std::sort(best.begin(), best.end(), [&](const cv::Point& a, const cv::Point& b) {
+    return std::atan2(a.y - centre.y, a.x - centre.x) < std::atan2(b.y - centre.y, b.x - centre.x);
+  });
+  int first = 0;
+  for (int i = 1; i < 4; ++i) {
+    if (best[i].x + best[i].y < best[first].x + best[first].y) first = i;
+  }
+  std::rotate(best.begin(), best.begin() + first, best.end());
+  // Refine each side: fit a line to the strong-gradient pixels near the rough side (the dilated contour is ~2 px
+  // outside the true edge), then intersect neighbouring sides.
+  cv::Mat gx, gy, mag;
+  cv::Sobel(grey, gx, CV_32F, 1, 0);
+  cv::Sobel(grey, gy, CV_32F, 0, 1);
+  cv::magnitude(gx, gy, mag);
+  std::vector<cv::Vec4f> lines(4);
+  for (int s = 0; s < 4; ++s) {
+    const cv::Point2d a = best[s], b = best[(s + 1) % 4];
+    const cv::Point2d d = (b - a) / std::max(1.0, cv::norm(b - a)), n(-d.y, d.x);
+    std::vector<cv::Point2f> pts;
+    const double len = cv::norm(b - a);
+    for (double t = 0.08 * len; t < 0.92 * len; t += 2) {
+      // Along the normal (n points into the board for this clockwise order), the step where the mean colour of
+      // the 6 px outside differs most from the 6 px inside: the board's edge. Box means ignore the table's thin
+      // grain lines and the board's own inked lines, which a plain gradient would pick.
+      const double reach = 3 / scale + 8;
+      std::vector<cv::Vec3f> samples;
+      std::vector<cv::Point2d> where_on;
+      for (double o = -reach; o <= reach; o += 1) {
+        const cv::Point2d p = a + d * t + n * o;
+        const int x = cvRound(p.x), y = cvRound(p.y);
+        if (x < 0 || y < 0 || x >= image.cols || y >= image.rows) continue;
+        samples.push_back(cv::Vec3f(image.at<cv::Vec3b>(y, x)));
+        where_on.push_back(p);
+      }
+      constexpr int kBox = 6;
+      double best_m = 0;
+      cv::Point2d best_p;
+      for (int i = kBox; i + kBox <= static_cast<int>(samples.size()); ++i) {
+        cv::Vec3f out(0, 0, 0), in(0, 0, 0);
+        for (int k = 1; k <= kBox; ++k) out += samples[i - k], in += samples[i + k - 1];
+        const double m = cv::norm(in - out) / kBox;
+        // The edge lies between sample i-1 and i.
+        if (m > best_m) best_m = m, best_p = (where_on[i - 1] + where_on[i]) * 0.5;
+      }
+      if (best_m > 0) pts.emplace_back(best_p);
+    }
+    if (pts.size() < 10) return R<BoardPose>::Error(where + ": the board's outline is too faint to measure");
+    (void)mag;
+    cv::fitLine(pts, lines[s], cv::DIST_HUBER, 0, 0.01, 0.01);
+  }
+  std::vector<cv::Point2d> image_pts;
+  for (int s = 0; s < 4; ++s) image_pts.push_back(Intersect(lines[(s + 3) % 4], lines[s]));
+  const std::vector<cv::Point2d> board_pts = {{0, 0}, {board_mm.width, 0}, {board_mm.width, board_mm.height}, {0, board_mm.height}};
+  BoardPose pose;
+  pose.mode = Registration::kOutline;
+  pose.image_from_board = cv::Matx33d(cv::getPerspectiveTransform(std::vector<cv::Point2f>(board_pts.begin(), board_pts.end()),
+                                                                  std::vector<cv::Point2f>(image_pts.begin(), image_pts.end())));
+  return pose;
+}
+
+cv::Mat RectifyBoard(const cv::Mat& image, const cv::Matx33d& image_from_board, cv::Size2d board_mm, double px_per_mm) {
+  const cv::Matx33d scale(px_per_mm, 0, 0, 0, px_per_mm, 0, 0, 0, 1);
+  // Rectified pixel centres sit at (x + 0.5) / px_per_mm mm.
+  const cv::Matx33d shift(1, 0, -0.5, 0, 1, -0.5, 0, 0, 1);
+  const cv::Matx33d rect_from_image = shift * scale * image_from_board.inv();
+  cv::Mat out;
+  cv::warpPerspective(image, out, cv::Mat(rect_from_image),
+                      cv::Size(cvRound(board_mm.width * px_per_mm), cvRound(board_mm.height * px_per_mm)), cv::INTER_AREA,
+                      cv::BORDER_REPLICATE);
+  return out;
+}
+
+R<Layout> AssistLayout(const cv::Mat& rectified, double px_per_mm, cv::Size2d board_mm, const std::map<int, cv::Point2d>& seeds_mm,
+                       const engine::Map& map, const std::optional<LayoutMarkers>& markers) {
+  // Every region needs its point.
+  std::vector<int> missing;
+  for (int r = 0; r < map.size(); ++r) {
+    if (!seeds_mm.count(r)) missing.push_back(r);
+  }
+  for (const auto& [id, p] : seeds_mm) {
+    if (!map.Valid(id)) return R<Layout>::Error("points: region " + std::to_string(id) + " is not a region of map " + map.key);
+    if (p.x < 0 || p.y < 0 || p.x >= board_mm.width || p.y >= board_mm.height)
+      return R<Layout>::Error("points: the point of region " + std::to_string(id) + " lies outside the board");
+  }
+  if (!missing.empty()) return R<Layout>::Error("points: no point for region(s) " + Join(missing) + " (one point inside every region)");
+
+  // Elevation: thin dark lines (a black-hat of the lightness over ~3 mm) weighted by how dark they are. The
+  // printed borders are the darkest, most continuous ones; flooding from the seeds in order of elevation makes the
+  // floods meet on them.
+  cv::Mat lab;
+  cv::cvtColor(rectified, lab, cv::COLOR_BGR2Lab);
+  cv::Mat l;
+  cv::extractChannel(lab, l, 0);
+  cv::GaussianBlur(l, l, cv::Size(), 0.35 * px_per_mm);
+  const int k = std::max(3, cvRound(5 * px_per_mm) | 1);
+  cv::Mat blackhat;
+  cv::morphologyEx(l, blackhat, cv::MORPH_BLACKHAT, cv::getStructuringElement(cv::MORPH_ELLIPSE, {k, k}));
+  cv::Mat elev;
+  {
+    cv::Mat bh, dark;
+    blackhat.convertTo(bh, CV_32F, 1.0 / 255);
+    l.convertTo(dark, CV_32F, -1.0 / 255, 1.0);
+    elev = bh.mul(dark);
+    cv::normalize(elev, elev, 0, 1, cv::NORM_MINMAX);
+    // Keep the long lines: the printed borders form one network across the board, while terrain motifs and
+    // symbols (a ring around a lost-tribe mark, furrows, ridges) are short. Lines whose connected piece spans
+    // less than 30 mm are dropped, so that a point clicked on a symbol still floods its whole region.
+    cv::Mat lines;
+    cv::Mat elev8;
+    elev.convertTo(elev8, CV_8U, 255);
+    cv::threshold(elev8, lines, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    // Borders are inked: among thin lines they are the dark ones. Terrain strokes (furrows, contours) are
+    // mid-toned and would otherwise cut a region into strips. The cut: halfway from the darkest 3% of the board
+    // to its median lightness.
+    {
+      std::vector<uchar> v(l.begin<uchar>(), l.end<uchar>());
+      std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+      const int median = v[v.size() / 2];
+      std::nth_element(v.begin(), v.begin() + v.size() * 3 / 100, v.end());
+      const int dark = v[v.size() * 3 / 100];
+      lines &= l < (dark + median) / 2;
+    }
+    // Bridge the small breaks where a border runs faint between two light regions.
+    const int bridge = std::max(3, cvRound(2.5 * px_per_mm) | 1);
+    cv::morphologyEx(lines, lines, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {bridge, bridge}));
+    cv::Mat cc, stats, centroids;
+    const int n = cv::connectedComponentsWithStats(lines, cc, stats, centroids, 8, CV_32S);
+    std::vector<uchar> keep(n, 0);
+    for (int i = 1; i < n; ++i) {
+      keep[i] = std::max(stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT)) >= 30 * px_per_mm;
+    }
+    cv::Mat long_lines(lines.size(), CV_32F, cv::Scalar(0));
+    for (int y = 0; y < cc.rows; ++y) {
+      const int* c = cc.ptr<int>(y);
+      float* o = long_lines.ptr<float>(y);
+      for (int x = 0; x < cc.cols; ++x) o[x] = keep[c[x]] ? 1.0f : 0.0f;
+    }
+    // Markers stuck on the board are not borders: their squares are blanked, so the region under them floods.
+    if (markers) {
+      const double quiet = markers->size_mm / 6 + 1;
+      for (const auto& [id, c] : markers->corners) {
+        const cv::Rect r(cvFloor((c.x - quiet) * px_per_mm), cvFloor((c.y - quiet) * px_per_mm),
+                         cvCeil((markers->size_mm + 2 * quiet) * px_per_mm), cvCeil((markers->size_mm + 2 * quiet) * px_per_mm));
+        long_lines(r & cv::Rect(0, 0, long_lines.cols, long_lines.rows)).setTo(0);
+      }
+    }
+    // The board's edge is a border too.
+    cv::rectangle(long_lines, cv::Rect(0, 0, long_lines.cols, long_lines.rows), cv::Scalar(1), 2);
+    // A border line may stop short of another (a faint join, the board's rim): the ground rises towards every
+    // line, so that two floods meet on the saddle that continues a broken line rather than anywhere along it.
+    cv::Mat off_line, dist;
+    cv::Mat(long_lines < 0.5f).convertTo(off_line, CV_8U);
+    cv::distanceTransform(off_line, dist, cv::DIST_L2, 5);
+    cv::Mat ramp = cv::max(0, 1 - dist / (12 * px_per_mm));
+    cv::GaussianBlur(long_lines, long_lines, cv::Size(), 0.5 * px_per_mm);
+    // Lines dominate, their raw strength orders the pixels within them; the ramp shapes the ground between.
+    elev = long_lines.mul(1 + elev) * 1000 + ramp * 300;
+  }
+  // Marker-controlled priority flood.
+  cv::Mat labels(rectified.size(), CV_32S, cv::Scalar(-1));
+  // Elevation first; among equals, first come first served, so that floods over flat ground advance evenly from
+  // every seed (a tie broken by pixel index would let low-numbered regions run over the others).
+  using Item = std::tuple<float, int64_t, int>;  // elevation, arrival order, pixel index
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  int64_t order = 0;
+  const int w = labels.cols, h = labels.rows;
+  for (const auto& [id, p] : seeds_mm) {
+    const cv::Point c(std::clamp(cvFloor(p.x * px_per_mm), 0, w - 1), std::clamp(cvFloor(p.y * px_per_mm), 0, h - 1));
+    if (labels.at<int>(c) >= 0) return R<Layout>::Error("points: regions " + std::to_string(labels.at<int>(c)) + " and " + std::to_string(id) + " have the same point");
+    labels.at<int>(c) = id;
+    queue.emplace(elev.at<float>(c), order++, c.y * w + c.x);
+  }
+  int* lab_data = labels.ptr<int>();
+  const float* elev_data = elev.ptr<float>();
+  while (!queue.empty()) {
+    const auto [e, seq, i] = queue.top();
+    queue.pop();
+    const int x = i % w, y = i / w, id = lab_data[i];
+    const int nb[4] = {x > 0 ? i - 1 : -1, x + 1 < w ? i + 1 : -1, y > 0 ? i - w : -1, y + 1 < h ? i + w : -1};
+    for (int j : nb) {
+      if (j < 0 || lab_data[j] >= 0) continue;
+      lab_data[j] = id;
+      queue.emplace(std::max(e, elev_data[j]), order++, j);  // a flood never goes down a ridge it has climbed
+    }
+  }
+  // Outlines: each region's mask grown by one pixel so that neighbours overlap a hair and share their border.
+  Layout layout;
+  layout.map = map.key;
+  layout.board_mm = board_mm;
+  layout.regions.resize(map.size());
+  for (int r = 0; r < map.size(); ++r) {
+    cv::Mat mask = labels == r;
+    cv::dilate(mask, mask, cv::Mat());
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+    if (contours.empty()) return R<Layout>::Error("region " + std::to_string(r) + ": nothing grew from its point");
+    const auto& biggest = *std::max_element(contours.begin(), contours.end(), [](const auto& a, const auto& b) {
+      return cv::contourArea(a) < cv::contourArea(b);
+    });
+    std::vector<cv::Point> poly;
+    cv::approxPolyDP(biggest, poly, 0.4 * px_per_mm, true);
+    // Pixel centres to mm; a vertex in the outermost pixel goes onto the board's edge itself.
+    auto snap = [&](int v, int n, double size) { return v <= 0 ? 0.0 : v >= n - 1 ? size : (v + 0.5) / px_per_mm; };
+    for (const auto& p : poly) layout.regions[r].emplace_back(snap(p.x, w, board_mm.width), snap(p.y, h, board_mm.height));
+  }
+  return layout;
+}
+
+std::vector<std::string> FindOverlaps(const Layout& layout, double tolerance_mm2) {
+  constexpr double kPpm = 2.0;
+  const cv::Size size(cvRound(layout.board_mm.width * kPpm), cvRound(layout.board_mm.height * kPpm));
+  cv::Mat count(size, CV_16U, cv::Scalar(0));
+  std::vector<cv::Mat> masks;
+  for (const auto& poly : layout.regions) {
+    cv::Mat m(size, CV_8U, cv::Scalar(0));
+    std::vector<cv::Point> q;
+    for (const auto& p : poly) q.emplace_back(cvRound(p.x * kPpm), cvRound(p.y * kPpm));
+    cv::fillPoly(m, std::vector<std::vector<cv::Point>>{q}, cv::Scalar(1));
+    // Shrink by a pixel: touching borders are not overlaps.
+    cv::erode(m, m, cv::Mat(), cv::Point(-1, -1), 2);
+    masks.push_back(m);
+  }
+  std::vector<std::string> out;
+  for (size_t a = 0; a < masks.size(); ++a) {
+    for (size_t b = a + 1; b < masks.size(); ++b) {
+      const double mm2 = cv::countNonZero(masks[a] & masks[b]) / (kPpm * kPpm);
+      if (mm2 > tolerance_mm2) {
+        out.push_back("regions " + std::to_string(a) + " and " + std::to_string(b) + " overlap by " + std::to_string(cvRound(mm2)) + " mm2");
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::string Problems(const std::vector<std::string>& problems) {
+  std::string s;
+  for (const auto& p : problems) s += "\n  " + p;
+  return s;
+}
+
+nlohmann::ordered_json SetupJson(const BoardSetup& s) {
+  nlohmann::ordered_json j;
+  j["format"] = kSetupFormat;
+  j["map"] = s.map;
+  j["layout"] = "layout.json";
+  j["reference"] = "reference.png";
+  j["registration"] = ToString(s.pose.mode);
+  j["reference_size"] = {s.reference_size.width, s.reference_size.height};
+  j["image_from_board"] = nlohmann::ordered_json::array();
+  for (int r = 0; r < 3; ++r) j["image_from_board"].push_back({s.pose.image_from_board(r, 0), s.pose.image_from_board(r, 1), s.pose.image_from_board(r, 2)});
+  j["residual_px"] = s.pose.residual_px;
+  j["markers_found"] = s.pose.markers_found;
+  j["camera"] = s.has_camera ? nlohmann::ordered_json("camera.json") : nlohmann::ordered_json(nullptr);
+  return j;
+}
+
+}  // namespace
+
+R<BoardSetup> SetupBoard(const SetupRequest& q) {
+  if (q.out.empty()) return R<BoardSetup>::Error("--out: give the setup folder to write");
+  std::error_code ec;
+  if (fs::exists(q.out, ec) && !fs::is_empty(q.out, ec)) {
+    return R<BoardSetup>::Error(q.out + ": the folder is not empty; give a new folder (nothing was written)");
+  }
+  auto map = engine::LoadMap(q.map, fs::current_path());
+  if (!map) return R<BoardSetup>::Error(map.error());
+  const cv::Mat reference = cv::imread(q.reference, cv::IMREAD_COLOR);
+  if (reference.empty()) return R<BoardSetup>::Error(q.reference + ": cannot read the reference photo");
+  if (!q.camera.empty() && !fs::is_regular_file(q.camera, ec)) return R<BoardSetup>::Error(q.camera + ": cannot open the camera file");
+
+  BoardSetup setup;
+  setup.map = q.map;
+  setup.reference_size = reference.size();
+  setup.has_camera = !q.camera.empty();
+  if (!q.layout.empty()) {
+    auto layout = ReadLayoutFile(q.layout);
+    if (!layout) return R<BoardSetup>::Error(layout.error());
+    setup.layout = std::move(*layout);
+    if (auto overlaps = FindOverlaps(setup.layout); !overlaps.empty()) {
+      return R<BoardSetup>::Error(q.layout + ": regions overlap:" + Problems(overlaps));
+    }
+    if (static_cast<int>(setup.layout.regions.size()) != (*map)->size()) {
+      return R<BoardSetup>::Error(q.layout + ": " + std::to_string(setup.layout.regions.size()) + " regions, but map " + q.map + " has " +
+                                  std::to_string((*map)->size()));
+    }
+  } else {
+    if (q.points.empty()) return R<BoardSetup>::Error("give --layout FILE, or --points FILE for the region assist");
+    if (q.board_mm.width <= 0 || q.board_mm.height <= 0) return R<BoardSetup>::Error("--board-mm: the printed board's size, e.g. 600x400");
+    setup.layout.map = q.map;
+    setup.layout.board_mm = q.board_mm;
+    if (q.markers) {
+      LayoutMarkers m;
+      const double s = 40, inset = 8, w = q.board_mm.width, h = q.board_mm.height;
+      m.size_mm = s;
+      m.corners = {{0, {inset, inset}}, {1, {w - inset - s, inset}}, {2, {w - inset - s, h - inset - s}}, {3, {inset, h - inset - s}}};
+      setup.layout.markers = m;
+    }
+  }
+
+  // Registration.
+  if (setup.layout.markers) {
+    auto pose = RegisterByMarkers(reference, *setup.layout.markers, q.reference);
+    if (!pose) return R<BoardSetup>::Error(pose.error());
+    setup.pose = *pose;
+  } else {
+    auto pose = RegisterByOutline(reference, setup.layout.board_mm, q.reference);
+    if (!pose) return R<BoardSetup>::Error(pose.error());
+    setup.pose = *pose;
+  }
+
+  // The assist, from points clicked on the reference photo.
+  if (q.layout.empty()) {
+    std::ifstream in(q.points);
+    if (!in) return R<BoardSetup>::Error(q.points + ": cannot open the points file");
+    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("points_px") || !doc["points_px"].is_object()) {
+      return R<BoardSetup>::Error(q.points + ".points_px: expected {\"<region id>\": [x, y], ...} in reference pixels");
+    }
+    std::map<int, cv::Point2d> seeds;
+    const cv::Matx33d board_from_image = setup.pose.image_from_board.inv();
+    for (const auto& [key, v] : doc["points_px"].items()) {
+      int id = -1;
+      try {
+        id = std::stoi(key);
+      } catch (...) {
+        return R<BoardSetup>::Error(q.points + ".points_px." + key + ": not a region id");
+      }
+      if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number())
+        return R<BoardSetup>::Error(q.points + ".points_px." + key + ": expected [x, y]");
+      seeds[id] = Apply(board_from_image, {{v[0].get<double>(), v[1].get<double>()}})[0];
+    }
+    constexpr double kAssistPpm = 2.0;
+    const cv::Mat rectified = RectifyBoard(reference, setup.pose.image_from_board, setup.layout.board_mm, kAssistPpm);
+    auto layout = AssistLayout(rectified, kAssistPpm, setup.layout.board_mm, seeds, **map, setup.layout.markers);
+    if (!layout) return R<BoardSetup>::Error(q.points + ": " + layout.error());
+    layout->markers = setup.layout.markers;
+    setup.layout = std::move(*layout);
+  }
+
+  // The layout's adjacency must be the map's.
+  const auto problems = CompareWithMap(MeasureTopology(setup.layout), **map);
+  if (!problems.empty()) {
+    return R<BoardSetup>::Error("the layout does not match map " + q.map + " (" + std::to_string(problems.size()) + " problems):" + Problems(problems));
+  }
+
+  fs::create_directories(q.out, ec);
+  if (ec) return R<BoardSetup>::Error(q.out + ": cannot create the folder: " + ec.message());
+  const fs::path out(q.out);
+  if (!cv::imwrite((out / "reference.png").string(), reference)) return R<BoardSetup>::Error((out / "reference.png").string() + ": cannot write");
+  std::ofstream(out / "layout.json") << ToJson(setup.layout).dump(1) << "\n";
+  if (setup.has_camera) fs::copy_file(q.camera, out / "camera.json", ec);
+  std::ofstream sj(out / "setup.json");
+  sj << SetupJson(setup).dump(1) << "\n";
+  if (!sj || ec) return R<BoardSetup>::Error((out / "setup.json").string() + ": cannot write");
+  return setup;
+}
+
+R<BoardSetup> ReadSetup(const std::string& dir) {
+  const fs::path d(dir);
+  std::ifstream in(d / "setup.json");
+  if (!in) return R<BoardSetup>::Error((d / "setup.json").string() + ": cannot open (is " + dir + " a setup folder? make one with `swref setup board`)");
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  const std::string where = (d / "setup.json").string();
+  if (doc.is_discarded()) return R<BoardSetup>::Error(where + ": not valid JSON");
+  if (doc.value("format", "") != kSetupFormat) return R<BoardSetup>::Error(where + ".format: expected \"" + std::string(kSetupFormat) + "\"");
+  BoardSetup s;
+  try {
+    s.map = doc.at("map").get<std::string>();
+    const auto& h = doc.at("image_from_board");
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) s.pose.image_from_board(r, c) = h.at(r).at(c).get<double>();
+    }
+    s.pose.mode = doc.at("registration").get<std::string>() == "markers" ? Registration::kMarkers : Registration::kOutline;
+    s.pose.residual_px = doc.value("residual_px", 0.0);
+    s.reference_size = {doc.at("reference_size").at(0).get<int>(), doc.at("reference_size").at(1).get<int>()};
+    s.has_camera = doc.contains("camera") && !doc["camera"].is_null();
+  } catch (const nlohmann::json::exception& e) {
+    return R<BoardSetup>::Error(where + ": " + e.what());
+  }
+  auto layout = ReadLayoutFile((d / doc.value("layout", "layout.json")).string());
+  if (!layout) return R<BoardSetup>::Error(layout.error());
+  s.layout = std::move(*layout);
+  return s;
+}
+
+}  // namespace swref::calibration

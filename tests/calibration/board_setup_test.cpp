@@ -1,0 +1,221 @@
+#include "calibration/board_setup.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "datasets/dataset.h"
+
+namespace swref::calibration {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::unique_ptr<datasets::SyntheticTable> Table(const std::string& map, bool markers, uint64_t seed = 1) {
+  datasets::TableOptions o;
+  o.map = map;
+  o.markers = markers;
+  o.seed = seed;
+  auto t = datasets::MakeSyntheticTable(o);
+  EXPECT_TRUE(t.ok()) << t.error();
+  return std::move(*t);
+}
+
+// A realistic shot without lens distortion (the setup works on undistorted photos).
+datasets::CameraShot Shot(const datasets::SyntheticTable& t, uint64_t seed) {
+  datasets::ShotRanges r;
+  r.max_k1 = 0;
+  r.glare = false;
+  return datasets::RandomShot({1920, 1080}, t.layout.board_mm, r, seed);
+}
+
+double CornerError(const cv::Matx33d& image_from_board, const datasets::CameraShot& shot, cv::Size2d b) {
+  const std::vector<cv::Point2d> corners = {{0, 0}, {b.width, 0}, {b.width, b.height}, {0, b.height}};
+  const auto truth = datasets::ProjectBoardPoints(shot, b, corners);
+  std::vector<cv::Point2d> got;
+  cv::perspectiveTransform(corners, got, cv::Mat(image_from_board));
+  double worst = 0;
+  for (int i = 0; i < 4; ++i) worst = std::max(worst, cv::norm(got[i] - truth[i]));
+  return worst;
+}
+
+TEST(RegisterByMarkers, ReprojectsTheBoardCornersWithinAQuarterPixel) {
+  const auto t = Table("2p", true);
+  double worst = 0;
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    const auto shot = Shot(*t, seed);
+    const cv::Mat photo = datasets::RenderFrame(t->empty, shot);
+    auto pose = RegisterByMarkers(photo, *t->layout.markers, "photo");
+    ASSERT_TRUE(pose.ok()) << pose.error();
+    EXPECT_EQ(pose->markers_found.size(), 4u);
+    worst = std::max(worst, CornerError(pose->image_from_board, shot, t->layout.board_mm));
+  }
+  RecordProperty("worst_corner_px", std::to_string(worst));
+  std::printf("markers: worst board-corner error %.3f px over 6 shots\n", worst);
+  EXPECT_LT(worst, 0.25);
+}
+
+TEST(RegisterByMarkers, NamesTheMissingMarkers) {
+  const auto t = Table("2p", false);  // a board without markers
+  const cv::Mat photo = datasets::RenderFrame(t->empty, Shot(*t, 1));
+  LayoutMarkers m;
+  m.corners = {{0, {8, 8}}, {1, {552, 8}}, {2, {552, 352}}, {3, {8, 352}}};
+  auto pose = RegisterByMarkers(photo, m, "empty.jpg");
+  ASSERT_FALSE(pose.ok());
+  EXPECT_EQ(pose.error(), "empty.jpg: found 0 of the 4 corner markers (missing 0, 1, 2, 3); at least 3 must be visible, or set up without markers");
+}
+
+TEST(RegisterByOutline, FindsTheBoardWithoutMarkers) {
+  const auto t = Table("3p", false, 2);
+  double worst = 0;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    const auto shot = Shot(*t, seed);
+    auto pose = RegisterByOutline(datasets::RenderFrame(t->empty, shot), t->layout.board_mm, "photo");
+    ASSERT_TRUE(pose.ok()) << "shot " << seed << ": " << pose.error();
+    const double e = CornerError(pose->image_from_board, shot, t->layout.board_mm);
+    if (e > 1.5) std::printf("outline shot %d: corner error %.2f px\n", static_cast<int>(seed), e);
+    worst = std::max(worst, e);
+  }
+  std::printf("outline: worst board-corner error %.3f px over 4 shots\n", worst);
+  EXPECT_LT(worst, 1.5);
+}
+
+// One point well inside every region of the true layout.
+std::map<int, cv::Point2d> Seeds(const Layout& layout) {
+  const cv::Mat labels = RasterizeLayout(layout, 1.0);
+  std::map<int, cv::Point2d> seeds;
+  for (int r = 0; r < static_cast<int>(layout.regions.size()); ++r) {
+    cv::Mat mask, dist;
+    cv::copyMakeBorder(labels == r, mask, 1, 1, 1, 1, cv::BORDER_CONSTANT, 0);  // the board's edge is outside too
+    cv::distanceTransform(mask, dist, cv::DIST_L2, 5);
+    cv::Point at;
+    cv::minMaxLoc(dist, nullptr, nullptr, nullptr, &at);
+    seeds[r] = {at.x - 0.5, at.y - 0.5};
+  }
+  return seeds;
+}
+
+TEST(AssistLayout, RecoversEveryRegionOfAGeneratedBoard) {
+  for (const std::string key : {"2p", "3p", "4p", "5p"}) {
+    const auto t = Table(key, true, 3);
+    const auto shot = Shot(*t, 7);
+    const cv::Mat photo = datasets::RenderFrame(t->empty, shot);
+    auto pose = RegisterByMarkers(photo, *t->layout.markers, "photo");
+    ASSERT_TRUE(pose.ok());
+    const cv::Mat rect = RectifyBoard(photo, pose->image_from_board, t->layout.board_mm, 2.0);
+    auto layout = AssistLayout(rect, 2.0, t->layout.board_mm, Seeds(t->layout), *t->map, t->layout.markers);
+    ASSERT_TRUE(layout.ok()) << layout.error();
+    const auto problems = CompareWithMap(MeasureTopology(*layout), *t->map);
+    std::printf("assist %s: %zu adjacency problems%s%s\n", key.c_str(), problems.size(), problems.empty() ? "" : ", first: ",
+                problems.empty() ? "" : problems[0].c_str());
+    // Known weakness: on the denser 4- and 5-player boards a border that runs through dark terrain (forest against
+    // sea) can be lost and two regions merge there; the setup's adjacency check then names it. The 2- and
+    // 3-player boards come out exact.
+    if (key == "2p" || key == "3p") {
+      EXPECT_TRUE(problems.empty()) << key << ": first problem: " << (problems.empty() ? "" : problems[0]);
+    } else {
+      EXPECT_LE(problems.size(), 5u) << key;
+    }
+    // Agreement with the true regions, away from the markers (what lies under a sticker is anyone's guess).
+    const cv::Mat truth = RasterizeLayout(t->layout, 1.0), got = RasterizeLayout(*layout, 1.0);
+    cv::Mat visible(truth.size(), CV_8U, cv::Scalar(255));
+    for (const auto& [id, c] : t->layout.markers->corners) visible(cv::Rect(cvRound(c.x) - 8, cvRound(c.y) - 8, 56, 56) & cv::Rect(0, 0, 600, 400)).setTo(0);
+    double worst = 1, mean = 0;
+    for (int r = 0; r < t->map->size(); ++r) {
+      const double inter = cv::countNonZero((truth == r) & (got == r) & visible);
+      const double uni = cv::countNonZero(((truth == r) | (got == r)) & visible);
+      worst = std::min(worst, inter / uni);
+      mean += inter / uni / t->map->size();
+    }
+    std::printf("assist %s: region IoU mean %.3f, worst %.3f\n", key.c_str(), mean, worst);
+    if (key == "2p") {
+      EXPECT_GT(worst, 0.9) << key;
+    }
+    EXPECT_GT(mean, 0.94) << key;
+  }
+}
+
+TEST(AssistLayout, NamesRegionsWithoutAPoint) {
+  const auto t = Table("2p", false);
+  auto seeds = Seeds(t->layout);
+  seeds.erase(4);
+  seeds.erase(9);
+  auto layout = AssistLayout(cv::Mat(800, 1200, CV_8UC3, cv::Scalar::all(200)), 2.0, t->layout.board_mm, seeds, *t->map);
+  ASSERT_FALSE(layout.ok());
+  EXPECT_EQ(layout.error(), "points: no point for region(s) 4, 9 (one point inside every region)");
+}
+
+TEST(CompareWithMap, NamesADeliberatelyBrokenEdge) {
+  const auto t = Table("2p", false);
+  Layout broken = t->layout;
+  // Pull region 5 in towards its middle: it loses its borders with its neighbours.
+  cv::Point2d c(0, 0);
+  for (const auto& p : broken.regions[5]) c += p;
+  c *= 1.0 / broken.regions[5].size();
+  for (auto& p : broken.regions[5]) p = c + (p - c) * 0.7;
+  const auto problems = CompareWithMap(MeasureTopology(broken), *t->map);
+  ASSERT_FALSE(problems.empty());
+  const int neighbour = t->map->neighbours[5][0];
+  const std::string want = "regions " + std::to_string(std::min(5, neighbour)) + " and " + std::to_string(std::max(5, neighbour)) +
+                           " border each other on the map but share";
+  bool named = false;
+  for (const auto& p : problems) named = named || p.find(want) != std::string::npos;
+  EXPECT_TRUE(named) << "want \"" << want << "...\" in: " << problems[0];
+}
+
+TEST(FindOverlaps, NamesOverlappingRegions) {
+  const auto t = Table("2p", false);
+  EXPECT_TRUE(FindOverlaps(t->layout).empty());
+  Layout bad = t->layout;
+  bad.regions[2] = bad.regions[3];
+  const auto o = FindOverlaps(bad);
+  ASSERT_FALSE(o.empty());
+  EXPECT_NE(o[0].find("regions 2 and 3 overlap by"), std::string::npos) << o[0];
+}
+
+TEST(SetupBoard, WritesASetupFolderAndReadsItBack) {
+  const auto t = Table("2p", true);
+  const fs::path dir = fs::temp_directory_path() / ("swref_setup_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto shot = Shot(*t, 3);
+  cv::imwrite((dir / "empty.png").string(), datasets::RenderFrame(t->empty, shot));
+  std::ofstream(dir / "layout.json") << ToJson(t->layout).dump();
+  SetupRequest q;
+  q.map = "2p";
+  q.layout = (dir / "layout.json").string();
+  q.reference = (dir / "empty.png").string();
+  q.out = (dir / "setup").string();
+  auto s = SetupBoard(q);
+  ASSERT_TRUE(s.ok()) << s.error();
+  auto back = ReadSetup(q.out);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_LT(CornerError(back->pose.image_from_board, shot, t->layout.board_mm), 0.25);
+  EXPECT_EQ(back->layout.regions.size(), t->layout.regions.size());
+  // The same again into the now non-empty folder: refused, nothing touched.
+  auto again = SetupBoard(q);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.error().find("the folder is not empty"), std::string::npos);
+  // The region assist from points clicked on the photo.
+  nlohmann::json points;
+  for (const auto& [id, mm] : Seeds(t->layout)) {
+    const auto px = datasets::ProjectBoardPoints(shot, t->layout.board_mm, {mm})[0];
+    points["points_px"][std::to_string(id)] = {px.x, px.y};
+  }
+  std::ofstream(dir / "points.json") << points.dump();
+  q.layout.clear();
+  q.points = (dir / "points.json").string();
+  q.board_mm = t->layout.board_mm;
+  q.out = (dir / "setup2").string();
+  auto assisted = SetupBoard(q);
+  ASSERT_TRUE(assisted.ok()) << assisted.error();
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace swref::calibration
