@@ -12,6 +12,7 @@
 #include "app/core/demo.h"
 #include "app/core/engine_bench.h"
 #include "app/core/play.h"
+#include "app/core/observe.h"
 #include "app/core/setup.h"
 #include "app/core/synthetic.h"
 #include "datasets/eval.h"
@@ -33,9 +34,10 @@ constexpr CommandInfo kCommands[] = {
     {"play", "swref play RECORD [--pretty]", "replay a game record (docs/record.md): verdict of every action, coins of every turn, final board, as JSON"},
     {"dataset", "swref dataset generate --out DIR [--map 2p] [--scenes N] [--seed S]", "synthetic photos of game states with exact truth, and the setup material (docs/datasets.md)"},
     {"dataset demo", "swref dataset demo --out DIR [--seed N] [--size WxH]", "the demo game as camera frames: hands, a bump, two illegal conquests, events and expected verdicts"},
-    {"dataset eval", "swref dataset eval DIR --observations FILE", "score observations against a dataset's truth: region error, exact boards, confusion by kind, silent wrong stack counts, ms"},
+    {"dataset eval", "swref dataset eval DIR (--setup SETUP | --observations FILE)", "run the observer over a dataset (or score given observations): region error, exact boards, confusion by kind, silent wrong stack counts, ms"},
     {"setup board", "swref setup board --map 2p (--layout L.json | --points P.json --board-mm WxH) --reference EMPTY.jpg --out SETUP", "register the board in the camera's view of the empty board, check the layout against the map, write the setup folder"},
     {"enroll", "swref enroll --setup SETUP --crops DIR", "learn what the tokens look like from crops DIR/<kind>/*.png; per-kind quality and look-alike warnings"},
+    {"observe", "swref observe --setup SETUP IMAGE... [--debug-dir DIR]", "one Observation JSON line per image: every region's race, side, count (certain or a lower bound), pieces"},
     {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
     {"bench", "swref bench [engine|scene] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms"},
     {"help", "swref help [COMMAND]", "this overview, or one command's options"},
@@ -139,18 +141,27 @@ int RunDatasetDemo(uint64_t seed, datasets::GameFramesOptions options, const std
   return 0;
 }
 
-int RunDatasetEval(const std::string& dir, const std::string& observations, const std::string& setup) {
-  if (observations.empty()) {
-    return Fail(setup.empty() ? "dataset eval: give --observations FILE (an observer's output, one JSON line per image)"
-                              : "dataset eval: running the observer with --setup arrives with `swref observe` (not in this version); "
-                                "score an observer's output with --observations FILE",
-                1);
-  }
+int RunDatasetEval(const std::string& dir, const std::string& observations, const std::string& setup, const std::string& save) {
   auto truth = datasets::ReadObservations(dir + "/truth.jsonl");
   if (!truth) return Fail("dataset eval: " + truth.error());
-  auto seen = datasets::ReadObservations(observations);
-  if (!seen) return Fail("dataset eval: " + seen.error());
-  std::cout << datasets::FormatReport(datasets::Evaluate(*truth, *seen));
+  if (!observations.empty()) {
+    auto seen = datasets::ReadObservations(observations);
+    if (!seen) return Fail("dataset eval: " + seen.error());
+    std::cout << datasets::FormatReport(datasets::Evaluate(*truth, *seen));
+    return 0;
+  }
+  if (setup.empty()) return Fail("dataset eval: give --setup SETUP (run the observer) or --observations FILE (score an observer's output)");
+  ProgressBar bar("dataset eval");
+  auto report = core::EvaluateWithObserver(setup, dir, save, [&](int done, int total) { bar.Update(done, total); });
+  bar.Finish();
+  if (!report) return Fail("dataset eval: " + report.error(), 1);
+  std::cout << datasets::FormatReport(*report);
+  return 0;
+}
+
+int RunObserve(const core::ObserveRequest& request) {
+  auto n = core::ObserveImages(request, [](const vision::Observation& o) { std::cout << vision::ToJson(o).dump() << std::endl; });
+  if (!n) return Fail("observe: " + n.error(), 1);
   return 0;
 }
 
@@ -314,7 +325,15 @@ int Main(int argc, char** argv) {
   std::string eval_dir, eval_observations, eval_setup;
   ds_eval->add_option("DIR", eval_dir, "a dataset folder (with truth.jsonl)")->required();
   ds_eval->add_option("--observations", eval_observations, "score these observations (JSON lines, one per image)");
-  ds_eval->add_option("--setup", eval_setup, "run the observer with this setup (arrives with the observer)");
+  ds_eval->add_option("--setup", eval_setup, "run the observer with this setup folder");
+  std::string eval_save;
+  ds_eval->add_option("--save", eval_save, "with --setup: also write the observations (JSON lines) to this file");
+
+  auto* observe = app.add_subcommand("observe", SummaryOf("observe"));
+  core::ObserveRequest observe_request;
+  observe->add_option("--setup", observe_request.setup, "the setup folder (with enrolled tokens)")->required();
+  observe->add_option("IMAGE", observe_request.images, "images to observe")->required();
+  observe->add_option("--debug-dir", observe_request.debug_dir, "write each stage's intermediate image to DIR/<image>/");
 
   auto* print = app.add_subcommand("print", "printable material");
   print->require_subcommand(1);
@@ -366,7 +385,8 @@ int Main(int argc, char** argv) {
       dataset_options.table.markers = !no_markers;
       exit_code = RunDatasetGenerate(dataset_options, dataset_size);
     } else if (*ds_demo) exit_code = RunDatasetDemo(frames_game_seed, frames_options, frames_size);
-    else if (*ds_eval) exit_code = RunDatasetEval(eval_dir, eval_observations, eval_setup);
+    else if (*ds_eval) exit_code = RunDatasetEval(eval_dir, eval_observations, eval_setup, eval_save);
+    else if (*observe) exit_code = RunObserve(observe_request);
     else if (*tokens) {
       sheet.duplex = !simplex;
       sheet.full_box = !sample;

@@ -60,8 +60,20 @@ grep -q "the folder is not empty" "$tmp/err.txt"; check "... and says so" $?
 grep -q -- "--size: expected WIDTHxHEIGHT" "$tmp/err.txt"; check "... naming the option" $?
 "$swref" dataset eval "$tmp/ds" --observations "$tmp/ds/truth.jsonl" > "$tmp/eval.txt"; check "dataset eval scores observations" $?
 grep -q "board exact match 100.0%" "$tmp/eval.txt"; check "... the truth scores 100%" $?
-"$swref" dataset eval "$tmp/ds" --setup "$tmp/ds" 2> "$tmp/err.txt"; [ $? = 1 ]; check "dataset eval --setup says the observer is not in this version" $?
-grep -q -- "--observations FILE" "$tmp/err.txt"; check "... and what to do instead" $?
+"$swref" dataset eval "$tmp/ds" --setup "$tmp/ds" 2> "$tmp/err.txt"; [ $? = 1 ]; check "dataset eval --setup refuses a folder that is no setup" $?
+grep -q "swref setup board" "$tmp/err.txt"; check "... and says how to make one" $?
+"$swref" setup board --map 2p --layout "$tmp/ds/layout.json" --reference "$tmp/ds/reference.png" --out "$tmp/setup" > "$tmp/setup.txt"; check "setup board from the dataset's material" $?
+grep -q "adjacency equals map 2p" "$tmp/setup.txt"; check "... checks the layout against the map" $?
+"$swref" setup board --map 3p --layout "$tmp/ds/layout.json" --reference "$tmp/ds/reference.png" --out "$tmp/setup3" 2> "$tmp/err.txt"; [ $? = 1 ]; check "setup board refuses a layout of another map" $?
+grep -q "23 regions, but map 3p has 30" "$tmp/err.txt"; check "... saying why" $?
+"$swref" enroll --setup "$tmp/setup" --crops "$tmp/ds/crops" > "$tmp/enroll.txt"; check "enroll from crops" $?
+grep -q "Enrolled 36 crops of 36 token kinds" "$tmp/enroll.txt"; check "... reports what it enrolled" $?
+"$swref" observe --setup "$tmp/setup" "$tmp/ds/images/s00000.jpg" > "$tmp/obs.jsonl"; check "observe runs" $?
+python3 -c "import json,sys; d=json.loads(open(sys.argv[1]).readline()); assert d['status'] in ('ok','motion') and len(d['regions'])==23" "$tmp/obs.jsonl"; check "... one Observation line with every region" $?
+printf 'not an image' > "$tmp/bad.jpg"
+"$swref" observe --setup "$tmp/setup" "$tmp/bad.jpg" | grep -q '"status":"bad_image"'; check "observe reports a bad image, no crash" $?
+"$swref" dataset eval "$tmp/ds" --setup "$tmp/setup" > "$tmp/eval2.txt" 2> /dev/null; check "dataset eval runs the observer" $?
+grep -q "region error" "$tmp/eval2.txt"; check "... and scores it" $?
 "$swref" print tokens --out "$tmp/tokens.pdf" --sample > /dev/null; check "print tokens exits 0" $?
 head -c 4 "$tmp/tokens.pdf" | grep -q "%PDF"; check "print tokens writes a PDF" $?
 "$swref" print tokens --out /nonexistent-dir/t.pdf 2> "$tmp/err.txt"; [ $? = 1 ]; check "print tokens to a bad path exits 1" $?
