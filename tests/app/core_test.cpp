@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "app/core/calibrate.h"
 #include "app/core/demo.h"
 #include "app/core/engine_bench.h"
 #include "app/core/hash.h"
@@ -7,6 +8,7 @@
 #include "app/core/synthetic.h"
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <unistd.h>
 
@@ -113,6 +115,64 @@ TEST(GenerateDemoFrames, TheDemoGameAsFramesWithEventsAndExpectedVerdicts) {
   for (const auto& step : doc["steps"]) flags += step["ok"] == false;
   EXPECT_EQ(flags, 2);
   EXPECT_EQ(doc["final"]["coins"]["Ann"], demo->final_coins[0].second);
+  fs::remove_all(out);
+}
+
+// `swref calibrate camera` as the CLI and the GUI call it: the request is checked before any photo is read, and
+// a calibration writes camera.json.
+TEST(CalibrateCamera, ChecksTheRequestAndWritesTheCameraFile) {
+  namespace fs = std::filesystem;
+  const std::string data = std::string(SWREF_SOURCE_DIR) + "/tests/data/opencv-aruco-charuco/";
+  const fs::path out = fs::temp_directory_path() / ("swref_calibrate_" + std::to_string(::getpid()));
+  fs::remove_all(out);
+  fs::create_directories(out);
+  CalibrateRequest request;
+  request.kind = CalibrateRequest::Kind::kCharuco;
+  request.pattern = {5, 7};
+  request.square_mm = 40;
+  request.marker_mm = 20;
+  request.dictionary = "DICT_6X6_250";
+  for (const char* f : {"img_00.jpg", "img_01.jpg", "img_02.jpg", "img_03.jpg"}) request.files.push_back(data + f);
+  request.out = (out / "camera.json").string();
+  EXPECT_EQ(request.Check(), "");
+
+  struct Case {
+    std::function<void(CalibrateRequest&)> change;
+    std::string error;
+  };
+  const Case cases[] = {
+      {[](CalibrateRequest& r) { r.pattern = {2, 7}; }, "ChArUco board 2x7: expected at least 3x3 squares, e.g. 5x7"},
+      {[](CalibrateRequest& r) { r.pattern = {3, 3}; }, "ChArUco board 3x3: its 4 inner corners are fewer than the 8 a photo needs"},
+      {[](CalibrateRequest& r) { r.square_mm = 0; }, "square size: expected a positive number of mm"},
+      {[](CalibrateRequest& r) { r.marker_mm = 40; }, "marker size: expected a positive number of mm, smaller than the square"},
+      {[](CalibrateRequest& r) { r.dictionary.clear(); }, "ChArUco board: give its ArUco dictionary, e.g. DICT_6X6_250"},
+      {[](CalibrateRequest& r) { r.files.resize(2); }, "give at least 3 photos of the target (got 2)"},
+      {[&](CalibrateRequest& r) { r.files[1] = data + "img_09.jpg"; }, data + "img_09.jpg: no such file"},
+      {[&](CalibrateRequest& r) { r.files[1] = data + "tutorial_dict.yml"; }, data + "tutorial_dict.yml: not an image OpenCV can read"},
+      {[](CalibrateRequest& r) { r.out = "/nonexistent/camera.json"; }, "/nonexistent/camera.json: the folder /nonexistent does not exist"},
+      {[](CalibrateRequest& r) { r.kind = CalibrateRequest::Kind::kChessboard, r.pattern = {9, 2}; },
+       "chessboard 9x2: expected at least 3x3 inner corners, e.g. 9x6"},
+  };
+  for (const Case& c : cases) {
+    CalibrateRequest bad = request;
+    c.change(bad);
+    EXPECT_EQ(bad.Check(), c.error);
+    auto model = CalibrateCamera(bad);
+    ASSERT_FALSE(model.ok());
+    EXPECT_EQ(model.error(), c.error);
+  }
+
+  int last = 0;
+  auto model = CalibrateCamera(request, [&](int done, int total) {
+    EXPECT_EQ(total, 4);
+    last = done;
+  });
+  ASSERT_TRUE(model.ok()) << model.error();
+  EXPECT_EQ(last, 4);
+  auto written = calibration::ReadCameraFile(request.out);
+  ASSERT_TRUE(written.ok()) << written.error();
+  EXPECT_DOUBLE_EQ(written->fx(), model->fx());
+  EXPECT_EQ(written->used_views(), 4);
   fs::remove_all(out);
 }
 
