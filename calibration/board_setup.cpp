@@ -1,5 +1,7 @@
 #include "calibration/board_setup.h"
 
+#include "calibration/intrinsics.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -395,9 +397,21 @@ R<BoardSetup> SetupBoard(const SetupRequest& q) {
   }
   auto map = engine::LoadMap(q.map, fs::current_path());
   if (!map) return R<BoardSetup>::Error(map.error());
-  const cv::Mat reference = cv::imread(q.reference, cv::IMREAD_COLOR);
+  cv::Mat reference = cv::imread(q.reference, cv::IMREAD_COLOR);
   if (reference.empty()) return R<BoardSetup>::Error(q.reference + ": cannot read the reference photo");
-  if (!q.camera.empty() && !fs::is_regular_file(q.camera, ec)) return R<BoardSetup>::Error(q.camera + ": cannot open the camera file");
+  if (!q.camera.empty()) {
+    // With a calibrated camera everything downstream works on undistorted images: the reference is stored so.
+    auto camera = ReadCameraFile(q.camera);
+    if (!camera) return R<BoardSetup>::Error(camera.error());
+    if (camera->image_size != reference.size()) {
+      return R<BoardSetup>::Error(q.reference + ": " + std::to_string(reference.cols) + "x" + std::to_string(reference.rows) +
+                                  ", but the camera was calibrated at " + std::to_string(camera->image_size.width) + "x" +
+                                  std::to_string(camera->image_size.height));
+    }
+    cv::Mat undistorted;
+    cv::undistort(reference, undistorted, camera->K, camera->dist, camera->K);
+    reference = undistorted;
+  }
 
   BoardSetup setup;
   setup.map = q.map;
@@ -477,6 +491,7 @@ R<BoardSetup> SetupBoard(const SetupRequest& q) {
   fs::create_directories(q.out, ec);
   if (ec) return R<BoardSetup>::Error(q.out + ": cannot create the folder: " + ec.message());
   const fs::path out(q.out);
+  // The reference as used (undistorted when a camera is given).
   if (!cv::imwrite((out / "reference.png").string(), reference)) return R<BoardSetup>::Error((out / "reference.png").string() + ": cannot write");
   std::ofstream(out / "layout.json") << ToJson(setup.layout).dump(1) << "\n";
   if (setup.has_camera) fs::copy_file(q.camera, out / "camera.json", ec);

@@ -1,9 +1,12 @@
 #include "vision/observer.h"
 
+#include "calibration/intrinsics.h"
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 
+#include <opencv2/calib3d.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -41,7 +44,19 @@ engine::Result<Observer> Observer::Load(const std::string& setup_dir, const Obse
   const fs::path ref_path = fs::path(setup_dir) / "reference.png";
   cv::Mat reference = cv::imread(ref_path.string(), cv::IMREAD_COLOR);
   if (reference.empty()) return R::Error(ref_path.string() + ": cannot read the reference photo");
-  return Observer(std::move(*setup), *map, std::move(*model), std::move(reference), options);
+  const bool has_camera = setup->has_camera;
+  Observer observer(std::move(*setup), *map, std::move(*model), std::move(reference), options);
+  if (has_camera) {
+    auto camera = calibration::ReadCameraFile((fs::path(setup_dir) / "camera.json").string());
+    if (!camera) return R::Error(camera.error());
+    observer.SetCamera(camera->K, camera->dist, camera->image_size);
+  }
+  return observer;
+}
+
+void Observer::SetCamera(const cv::Matx33d& K, const std::vector<double>& dist, cv::Size image_size) {
+  cv::initUndistortRectifyMap(K, dist, cv::Mat(), K, image_size, CV_16SC2, undistort_x_, undistort_y_);
+  camera_size_ = image_size;
 }
 
 Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::Map> map, calibration::AppearanceModel model,
@@ -110,6 +125,18 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   if (stddev[0] + stddev[1] + stddev[2] < 3) {
     reason_ = "the image is blank (one flat colour)";
     return Empty(name, Status::kBadImage, regions);
+  }
+
+  // 0. Undistort, when the camera is calibrated.
+  if (!undistort_x_.empty()) {
+    if (frame.size() != camera_size_) {
+      reason_ = "the frame is " + std::to_string(frame.cols) + "x" + std::to_string(frame.rows) + ", the camera was calibrated at " +
+                std::to_string(camera_size_.width) + "x" + std::to_string(camera_size_.height);
+      return Empty(name, Status::kBadImage, regions);
+    }
+    cv::Mat undistorted;
+    cv::remap(frame, undistorted, undistort_x_, undistort_y_, cv::INTER_LINEAR);
+    frame = undistorted;
   }
 
   // 1. Register.

@@ -64,6 +64,8 @@ class Observer {
   Observation ObserveFile(const std::string& path, const std::string& name);
 
   void SetDebugSink(DebugSink sink) { debug_ = std::move(sink); }
+  // Frames from a calibrated camera are undistorted first (the setup's reference already is).
+  void SetCamera(const cv::Matx33d& K, const std::vector<double>& dist, cv::Size image_size);
   const std::vector<Instance>& last_instances() const { return instances_; }
   const StageTimes& last_times() const { return times_; }
   const std::string& last_reason() const { return reason_; }
@@ -78,6 +80,8 @@ class Observer {
   cv::Mat reference_bgr_f_;         // ... as float BGR 0..255
   cv::Mat region_labels_;           // region id per board pixel (CV_32S)
   DebugSink debug_;
+  cv::Mat undistort_x_, undistort_y_;   // maps for the calibrated camera's frames, empty without a camera
+  cv::Size camera_size_;
   std::vector<Instance> instances_;
   StageTimes times_;
   std::string reason_;

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "app/cli/calibrate.h"
 #include "app/cli/progress.h"
 #include "app/core/demo.h"
 #include "app/core/engine_bench.h"
@@ -35,6 +36,7 @@ constexpr CommandInfo kCommands[] = {
     {"dataset", "swref dataset generate --out DIR [--map 2p] [--scenes N] [--seed S]", "synthetic photos of game states with exact truth, and the setup material (docs/datasets.md)"},
     {"dataset demo", "swref dataset demo --out DIR [--seed N] [--size WxH]", "the demo game as camera frames: hands, a bump, two illegal conquests, events and expected verdicts"},
     {"dataset eval", "swref dataset eval DIR (--setup SETUP | --observations FILE)", "run the observer over a dataset (or score given observations): region error, exact boards, confusion by kind, silent wrong stack counts, ms"},
+    {"calibrate camera", "swref calibrate camera (--chessboard 9x6 | --charuco 5x7 --marker-mm M) --square-mm S IMAGES... --out camera.json", "the camera's lens from photos of a printed chessboard or ChArUco board: RMS, per-photo errors, dropped photos and why"},
     {"setup board", "swref setup board --map 2p (--layout L.json | --points P.json --board-mm WxH) --reference EMPTY.jpg --out SETUP", "register the board in the camera's view of the empty board, check the layout against the map, write the setup folder"},
     {"enroll", "swref enroll --setup SETUP --crops DIR", "learn what the tokens look like from crops DIR/<kind>/*.png; per-kind quality and look-alike warnings"},
     {"observe", "swref observe --setup SETUP IMAGE... [--debug-dir DIR]", "one Observation JSON line per image: every region's race, side, count (certain or a lower bound), pieces"},
@@ -346,6 +348,20 @@ int Main(int argc, char** argv) {
   tokens->add_flag("--simplex", simplex, "one-sided: the decline sides as separate tokens on their own pages");
   tokens->add_flag("--sample", sample, "2 of each kind instead of the box's counts");
 
+  auto* calibrate = app.add_subcommand("calibrate", "calibrate the camera: calibrate camera");
+  calibrate->require_subcommand(1);
+  auto* calibrate_camera = calibrate->add_subcommand("camera", SummaryOf("calibrate camera"));
+  core::CalibrateRequest calib;
+  std::string calib_chessboard, calib_charuco;
+  calib.dictionary = "DICT_6X6_250";
+  calibrate_camera->add_option("--chessboard", calib_chessboard, "inner corners COLSxROWS of a printed chessboard, e.g. 9x6");
+  calibrate_camera->add_option("--charuco", calib_charuco, "squares COLSxROWS of a ChArUco board (`swref print charuco`), e.g. 5x7");
+  calibrate_camera->add_option("--square-mm", calib.square_mm, "the printed square's side in mm")->required();
+  calibrate_camera->add_option("--marker-mm", calib.marker_mm, "ChArUco: the marker's side in mm");
+  calibrate_camera->add_option("--dictionary", calib.dictionary, "ChArUco: the marker dictionary (default DICT_6X6_250)");
+  calibrate_camera->add_option("IMAGES", calib.files, "photos of the board from several angles (at least 3)")->required();
+  calibrate_camera->add_option("--out", calib.out, "the camera file to write (default camera.json)");
+
   auto* setup_cmd = app.add_subcommand("setup", "set up a table: setup board");
   setup_cmd->require_subcommand(1);
   auto* setup_board = setup_cmd->add_subcommand("board", SummaryOf("setup board"));
@@ -391,6 +407,13 @@ int Main(int argc, char** argv) {
       sheet.duplex = !simplex;
       sheet.full_box = !sample;
       exit_code = RunPrintTokens(tokens_out, sheet);
+    } else if (*calibrate_camera) {
+      if (calib_chessboard.empty() == calib_charuco.empty()) return Fail("calibrate camera: give either --chessboard COLSxROWS or --charuco COLSxROWS");
+      calib.kind = calib_chessboard.empty() ? core::CalibrateRequest::Kind::kCharuco : core::CalibrateRequest::Kind::kChessboard;
+      if (!ParsePattern(calib_chessboard.empty() ? calib_charuco : calib_chessboard, &calib.pattern)) {
+        return Fail("calibrate camera: the pattern must be COLSxROWS, e.g. 9x6");
+      }
+      exit_code = RunCalibrateCamera(calib);
     } else if (*setup_board) {
       setup_request.markers = !setup_no_markers;
       exit_code = RunSetupBoard(setup_request, setup_board_mm);

@@ -79,5 +79,11 @@ head -c 4 "$tmp/tokens.pdf" | grep -q "%PDF"; check "print tokens writes a PDF" 
 "$swref" print tokens --out /nonexistent-dir/t.pdf 2> "$tmp/err.txt"; [ $? = 1 ]; check "print tokens to a bad path exits 1" $?
 grep -q "/nonexistent-dir/t.pdf" "$tmp/err.txt"; check "... naming the file" $?
 
+data="$src/tests/data/opencv-chessboard-stereo"
+"$swref" calibrate camera --chessboard 9x6 --square-mm 25 "$data/left01.jpg" "$data/left02.jpg" "$data/left03.jpg" "$data/left04.jpg" --out "$tmp/cam.json" > "$tmp/cal.txt" 2> /dev/null; check "calibrate camera from 4 chessboard photos" $?
+grep -q "RMS reprojection error" "$tmp/cal.txt" && [ -f "$tmp/cam.json" ]; check "... reports the RMS and writes camera.json" $?
+"$swref" calibrate camera --chessboard 9x6 --square-mm 25 "$data/left01.jpg" --out "$tmp/cam2.json" 2> "$tmp/err.txt"; [ $? = 2 ]; check "calibrate camera with one photo exits 2" $?
+"$swref" calibrate camera --chessboard 9 --square-mm 25 "$data/left01.jpg" 2> "$tmp/err.txt"; [ $? = 2 ]; check "a bad pattern exits 2" $?
+
 echo "cli: $passed passed, $failed failed"
 [ $failed = 0 ]
