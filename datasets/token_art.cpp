@@ -450,8 +450,10 @@ TokenDesign LostTribe() {
 }
 
 TokenDesign Mountain() {  // three snow-capped peaks, lit from the left; the cut line follows the ridge
-  const cv::Scalar rock = Rgb(138, 120, 98), shade = Rgb(88, 74, 62), snow = Rgb(248, 248, 244);
-  const cv::Scalar foot = Rgb(108, 96, 70);
+  // Slate-blue rock and a bright green foot: a brown-grey mountain piece vanished against the board's own brown-grey
+  // mountain terrain, for a camera as for a player.
+  const cv::Scalar rock = Rgb(96, 110, 150), shade = Rgb(54, 62, 96), snow = Rgb(248, 248, 244);
+  const cv::Scalar foot = Rgb(92, 150, 64);
   const Poly outline = {{-16.0, 8.0}, {-14.8, 2.6}, {-12.4, -1.2}, {-8.4, -8.0}, {-5.6, -4.2}, {-1.0, -14.2},
                         {3.6, -6.4},  {8.6, -10.4}, {12.4, -3.4},  {14.6, 0.6},  {16.0, 6.4},  {14.4, 10.0},
                         {8.0, 11.4},  {0.0, 11.8},  {-8.0, 11.4},  {-14.2, 10.4}};

@@ -158,7 +158,7 @@ TEST(Observer, ReadsGameStatesFromCleanPhotos) {
               r.images, r.median_ms());
   std::printf("%s", datasets::FormatReport(r).c_str());
   EXPECT_EQ(r.images, static_cast<int>(truth.size()));
-  EXPECT_LT(r.region_error_rate(), 0.25);
+  EXPECT_LT(r.region_error_rate(), 0.12);
 }
 
 }  // namespace
