@@ -13,6 +13,7 @@
 #include "app/core/demo.h"
 #include "app/core/engine_bench.h"
 #include "app/core/play.h"
+#include "app/core/print_targets.h"
 #include "app/core/observe.h"
 #include "app/core/setup.h"
 #include "app/core/synthetic.h"
@@ -38,9 +39,10 @@ constexpr CommandInfo kCommands[] = {
     {"dataset eval", "swref dataset eval DIR (--setup SETUP | --observations FILE)", "run the observer over a dataset (or score given observations): region error, exact boards, confusion by kind, silent wrong stack counts, ms"},
     {"calibrate camera", "swref calibrate camera (--chessboard 9x6 | --charuco 5x7 --marker-mm M) --square-mm S IMAGES... --out camera.json", "the camera's lens from photos of a printed chessboard or ChArUco board: RMS, per-photo errors, dropped photos and why"},
     {"setup board", "swref setup board --map 2p (--layout L.json | --points P.json --board-mm WxH) --reference EMPTY.jpg --out SETUP", "register the board in the camera's view of the empty board, check the layout against the map, write the setup folder"},
-    {"enroll", "swref enroll --setup SETUP --crops DIR", "learn what the tokens look like from crops DIR/<kind>/*.png; per-kind quality and look-alike warnings"},
+    {"enroll", "swref enroll --setup SETUP (--crops DIR | --mat FRONT.jpg --flipped BACK.jpg)", "learn what the tokens look like, from crops DIR/<kind>/*.png or photos of the enrollment mat; per-kind quality, look-alikes"},
     {"observe", "swref observe --setup SETUP IMAGE... [--debug-dir DIR]", "one Observation JSON line per image: every region's race, side, count (certain or a lower bound), pieces"},
     {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
+    {"print targets", "swref print markers|charuco|mat --out FILE.pdf [--paper a4|letter]", "the board's corner markers, a ChArUco calibration board, the token enrollment mat, at true scale with instructions"},
     {"bench", "swref bench [engine|scene] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms"},
     {"help", "swref help [COMMAND]", "this overview, or one command's options"},
     {"version", "swref version", "print the version"},
@@ -61,12 +63,14 @@ int Fail(const std::string& message, int code = 2) {
 void PrintOverview() {
   std::cout << "swref " << kVersion << " - a referee for the board game Small World played on a real table.\n\n"
             << "Commands:\n";
-  for (const CommandInfo& c : kCommands) std::printf("  %-52s %s\n", c.usage, c.summary);
+  for (const CommandInfo& c : kCommands) std::printf("  %s\n      %s\n", c.usage, c.summary);
   std::cout << "\nStart with `swref demo`. A game record is JSON: see docs/record.md for the format and an example;\n"
             << "`swref play game.json` then gives every verdict and every player's coins.\n"
             << "`swref dataset generate` and `swref dataset demo` make synthetic camera photos with exact truth;\n"
             << "`swref print tokens` prints the stand-in token set.\n"
-            << "Camera refereeing (calibrate, setup, enroll, observe, referee) is not in this version yet.\n";
+            << "A camera table: print markers and a calibration board, `calibrate camera`, `setup board`, `enroll`, then\n"
+            << "`observe`. The observer is a first version, not yet accurate enough to referee; live refereeing\n"
+            << "(`swref referee`) is not in this version yet.\n";
 }
 
 int RunPlay(const std::string& path, bool pretty) {
@@ -185,9 +189,13 @@ int RunSetupBoard(calibration::SetupRequest request, const std::string& board_mm
   return 0;
 }
 
-int RunEnroll(const std::string& setup, const std::string& crops) {
-  if (crops.empty()) return Fail("enroll: give --crops DIR (DIR/<token kind>/*.png, one token per image)");
-  auto report = core::EnrollFromCrops(setup, crops);
+int RunEnroll(const std::string& setup, const std::string& crops, const std::vector<std::string>& mat,
+              const std::vector<std::string>& flipped, const std::string& paper) {
+  if (crops.empty() == mat.empty()) {
+    return Fail("enroll: give --crops DIR (DIR/<token kind>/*.png) or --mat FRONT.jpg --flipped BACK.jpg (photos of `swref print mat`)");
+  }
+  if (!mat.empty() && flipped.empty()) return Fail("enroll: --flipped: a photo of the mat with the race tokens turned over (their decline side)");
+  auto report = crops.empty() ? core::EnrollFromMat(setup, mat, flipped, paper) : core::EnrollFromCrops(setup, crops);
   if (!report) return Fail("enroll: " + report.error(), 1);
   std::printf("Enrolled %d crops of %zu token kinds into %s.\n\n", report->samples, report->kinds.size(), report->model_path.c_str());
   std::printf("%-20s %7s %10s  %s\n", "kind", "samples", "quality", "most confused with");
@@ -337,7 +345,7 @@ int Main(int argc, char** argv) {
   observe->add_option("IMAGE", observe_request.images, "images to observe")->required();
   observe->add_option("--debug-dir", observe_request.debug_dir, "write each stage's intermediate image to DIR/<image>/");
 
-  auto* print = app.add_subcommand("print", "printable material");
+  auto* print = app.add_subcommand("print", "printable material: tokens, markers, charuco, mat");
   print->require_subcommand(1);
   auto* tokens = print->add_subcommand("tokens", SummaryOf("print"));
   std::string tokens_out;
@@ -381,6 +389,24 @@ int Main(int argc, char** argv) {
   std::string enroll_setup, enroll_crops;
   enroll->add_option("--setup", enroll_setup, "the setup folder")->required();
   enroll->add_option("--crops", enroll_crops, "crops DIR/<token kind>/*.png, one token per image, centred, about 2/3 of the crop");
+  std::vector<std::string> enroll_mat, enroll_flipped;
+  std::string enroll_paper = "a4";
+  enroll->add_option("--mat", enroll_mat, "photos of the enrollment mat, every token's active side up");
+  enroll->add_option("--flipped", enroll_flipped, "photos of the mat with the race tokens turned over");
+  enroll->add_option("--paper", enroll_paper, "the paper the mat was printed on: a4 (default) or letter");
+
+  std::map<std::string, CLI::App*> print_targets;
+  std::string target_out;
+  core::PrintTargetOptions target_options;
+  for (const std::string& name : core::PrintTargetNames()) {
+    auto* t = print->add_subcommand(name, name == "markers"   ? "the 4 board-corner ArUco markers (ids 0-3)"
+                                          : name == "charuco" ? "a ChArUco board for `swref calibrate camera --charuco`"
+                                                              : "the token enrollment mat for `swref enroll --mat`");
+    t->add_option("--out", target_out, "the PDF to write")->required();
+    t->add_option("--paper", target_options.paper, "a4 (default) or letter");
+    if (name == "markers") t->add_option("--size-mm", target_options.marker_mm, "the markers' side in mm (default 40)");
+    print_targets[name] = t;
+  }
 
   core::SceneBenchOptions scene_bench;
   bench->add_option("--scenes", scene_bench.scenes, "scene: scenes to time (default 40)");
@@ -407,6 +433,12 @@ int Main(int argc, char** argv) {
       sheet.duplex = !simplex;
       sheet.full_box = !sample;
       exit_code = RunPrintTokens(tokens_out, sheet);
+    } else if (auto hit = std::find_if(print_targets.begin(), print_targets.end(), [](const auto& t) { return t.second->parsed(); });
+               hit != print_targets.end()) {
+      auto pages = core::PrintTarget(hit->first, target_out, target_options);
+      if (!pages) return Fail("print " + hit->first + ": " + pages.error(), 1);
+      std::printf("Wrote %s: %d page%s. Print at 100%% (no \"fit to page\"); check the 50 mm bar with a ruler.\n", target_out.c_str(), *pages,
+                  *pages == 1 ? "" : "s");
     } else if (*calibrate_camera) {
       if (calib_chessboard.empty() == calib_charuco.empty()) return Fail("calibrate camera: give either --chessboard COLSxROWS or --charuco COLSxROWS");
       calib.kind = calib_chessboard.empty() ? core::CalibrateRequest::Kind::kCharuco : core::CalibrateRequest::Kind::kChessboard;
@@ -418,7 +450,7 @@ int Main(int argc, char** argv) {
       setup_request.markers = !setup_no_markers;
       exit_code = RunSetupBoard(setup_request, setup_board_mm);
     } else if (*enroll) {
-      exit_code = RunEnroll(enroll_setup, enroll_crops);
+      exit_code = RunEnroll(enroll_setup, enroll_crops, enroll_mat, enroll_flipped, enroll_paper);
     } else if (*bench) {
       if (bench->count("--seed") > 0) scene_bench.seed = bench_options.seed;
       if (bench->count("--map") > 0) scene_bench.map = bench_options.map;

@@ -1,8 +1,12 @@
 #include "app/core/setup.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
+#include <opencv2/imgcodecs.hpp>
+
+#include "calibration/mat.h"
 #include "engine/components.h"
 
 namespace swref::core {
@@ -21,12 +25,11 @@ std::vector<std::string> TokenKinds() {
 
 engine::Result<calibration::BoardSetup> SetupBoard(const calibration::SetupRequest& request) { return calibration::SetupBoard(request); }
 
-engine::Result<EnrollReport> EnrollFromCrops(const std::string& setup_dir, const std::string& crops_dir) {
+namespace {
+
+// The report and the model file of an enrolled model.
+engine::Result<EnrollReport> SaveModel(const std::string& setup_dir, const calibration::AppearanceModel* model) {
   using R = engine::Result<EnrollReport>;
-  auto setup = calibration::ReadSetup(setup_dir);
-  if (!setup) return R::Error(setup.error());
-  auto model = calibration::EnrollFromCrops(crops_dir, TokenKinds());
-  if (!model) return R::Error(model.error());
   EnrollReport report;
   report.samples = model->size();
   report.kinds = model->LeaveOneOut();
@@ -50,6 +53,49 @@ engine::Result<EnrollReport> EnrollFromCrops(const std::string& setup_dir, const
   fs::rename(tmp, dir / "model.json", ec);
   if (ec) return R::Error(report.model_path + ": cannot write: " + ec.message());
   return report;
+}
+
+}  // namespace
+
+engine::Result<EnrollReport> EnrollFromCrops(const std::string& setup_dir, const std::string& crops_dir) {
+  using R = engine::Result<EnrollReport>;
+  auto setup = calibration::ReadSetup(setup_dir);
+  if (!setup) return R::Error(setup.error());
+  auto model = calibration::EnrollFromCrops(crops_dir, TokenKinds());
+  if (!model) return R::Error(model.error());
+  return SaveModel(setup_dir, &*model);
+}
+
+engine::Result<EnrollReport> EnrollFromMat(const std::string& setup_dir, const std::vector<std::string>& front,
+                                           const std::vector<std::string>& flipped, const std::string& paper) {
+  using R = engine::Result<EnrollReport>;
+  auto setup = calibration::ReadSetup(setup_dir);
+  if (!setup) return R::Error(setup.error());
+  if (front.empty()) return R::Error("--mat: at least one photo of the mat with the tokens' active sides up");
+  const calibration::MatGeometry mat = calibration::Mat(paper);
+  calibration::AppearanceModel model;
+  auto add = [&](const std::string& path, bool turned) -> std::string {
+    const cv::Mat photo = cv::imread(path, cv::IMREAD_COLOR);
+    if (photo.empty()) return path + ": cannot read the photo";
+    auto read = calibration::ReadMatPhoto(photo, mat, path);
+    if (!read) return read.error();
+    const auto empty = calibration::EmptyCellMessages(*read, path);
+    if (!empty.empty()) return empty.front() + (empty.size() > 1 ? " (and " + std::to_string(empty.size() - 1) + " more)" : "");
+    for (size_t i = 0; i < read->cells.size(); ++i) {
+      const calibration::CellCrop& c = read->cells[i];
+      if (!c.visible || !c.occupied) continue;
+      model.Add(turned ? mat.cells[i].flipped_kind : mat.cells[i].kind, calibration::DescribeToken(c.crop));
+    }
+    return "";
+  };
+  for (const auto& p : front) {
+    if (auto problem = add(p, false); !problem.empty()) return R::Error(problem);
+  }
+  for (const auto& p : flipped) {
+    if (auto problem = add(p, true); !problem.empty()) return R::Error(problem);
+  }
+  model.Finish();
+  return SaveModel(setup_dir, &model);
 }
 
 }  // namespace swref::core

@@ -24,6 +24,11 @@ struct EnrollReport {
 // Enrolls from a folder of crops DIR/<kind>/*.png into SETUP/tokens/. The setup folder must exist.
 engine::Result<EnrollReport> EnrollFromCrops(const std::string& setup_dir, const std::string& crops_dir);
 
+// Enrolls from photos of the enrollment mat (`swref print mat`): `front` photos with every token's active side up,
+// `flipped` ones with the race tokens turned over. Every cell must hold its token; an empty cell is named.
+engine::Result<EnrollReport> EnrollFromMat(const std::string& setup_dir, const std::vector<std::string>& front,
+                                           const std::vector<std::string>& flipped, const std::string& paper);
+
 // Every token kind (a race id, race_decline, lost_tribe, a piece id), in the order of engine/components.h.
 std::vector<std::string> TokenKinds();
 

@@ -85,5 +85,12 @@ grep -q "RMS reprojection error" "$tmp/cal.txt" && [ -f "$tmp/cam.json" ]; check
 "$swref" calibrate camera --chessboard 9x6 --square-mm 25 "$data/left01.jpg" --out "$tmp/cam2.json" 2> "$tmp/err.txt"; [ $? = 2 ]; check "calibrate camera with one photo exits 2" $?
 "$swref" calibrate camera --chessboard 9 --square-mm 25 "$data/left01.jpg" 2> "$tmp/err.txt"; [ $? = 2 ]; check "a bad pattern exits 2" $?
 
+for t in markers charuco mat; do
+  "$swref" print $t --out "$tmp/$t.pdf" > /dev/null; check "print $t exits 0" $?
+  head -c 4 "$tmp/$t.pdf" | grep -q "%PDF"; check "... and writes a PDF" $?
+done
+"$swref" enroll --setup "$tmp/setup" --mat "$tmp/ds/reference.png" --flipped "$tmp/ds/reference.png" 2> "$tmp/err.txt"; [ $? = 1 ]; check "enroll --mat refuses a photo without the mat" $?
+grep -q "missing 10, 11, 12, 13" "$tmp/err.txt"; check "... naming the missing markers" $?
+
 echo "cli: $passed passed, $failed failed"
 [ $failed = 0 ]
