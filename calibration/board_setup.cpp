@@ -11,6 +11,8 @@
 
 #include <opencv2/aruco.hpp>
 #include <opencv2/calib3d.hpp>
+#include <opencv2/features2d.hpp>
+#include <opencv2/video/tracking.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -44,7 +46,14 @@ cv::Point2d Intersect(const cv::Vec4f& a, const cv::Vec4f& b) {
 
 }  // namespace
 
-const char* ToString(Registration r) { return r == Registration::kMarkers ? "markers" : "outline"; }
+const char* ToString(Registration r) {
+  switch (r) {
+    case Registration::kMarkers: return "markers";
+    case Registration::kOutline: return "outline";
+    case Registration::kFeatures: return "features";
+  }
+  return "?";
+}
 
 R<BoardPose> RegisterByMarkers(const cv::Mat& image, const LayoutMarkers& markers, const std::string& where) {
   if (markers.dictionary != "DICT_4X4_50") {
@@ -186,6 +195,91 @@ R<BoardPose> RegisterByOutline(const cv::Mat& image, cv::Size2d board_mm, const 
   pose.mode = Registration::kOutline;
   pose.image_from_board = cv::Matx33d(cv::getPerspectiveTransform(std::vector<cv::Point2f>(board_pts.begin(), board_pts.end()),
                                                                   std::vector<cv::Point2f>(image_pts.begin(), image_pts.end())));
+  return pose;
+}
+
+namespace {
+
+constexpr int kFeatures = 4000;
+constexpr double kFeatureScale = 0.5;  // features are found on a half-size copy of 1080p frames
+
+cv::Mat Grey(const cv::Mat& image) {
+  cv::Mat g;
+  if (image.channels() == 3) cv::cvtColor(image, g, cv::COLOR_BGR2GRAY);
+  else g = image.clone();
+  return g;
+}
+
+void Detect(const cv::Mat& grey, std::vector<cv::KeyPoint>* kp, cv::Mat* desc) {
+  cv::Mat small;
+  cv::resize(grey, small, cv::Size(), kFeatureScale, kFeatureScale, cv::INTER_AREA);
+  auto orb = cv::ORB::create(kFeatures);
+  orb->detectAndCompute(small, cv::noArray(), *kp, *desc);
+  for (auto& k : *kp) k.pt = cv::Point2f(static_cast<float>((k.pt.x + 0.5) / kFeatureScale - 0.5), static_cast<float>((k.pt.y + 0.5) / kFeatureScale - 0.5));
+}
+
+}  // namespace
+
+FeatureRegistration::FeatureRegistration(const cv::Mat& reference, const cv::Matx33d& reference_from_board)
+    : reference_grey_(Grey(reference)), reference_from_board_(reference_from_board) {
+  Detect(reference_grey_, &keypoints_, &descriptors_);
+}
+
+R<BoardPose> FeatureRegistration::Register(const cv::Mat& frame, const std::string& where) const {
+  const cv::Mat grey = Grey(frame);
+  std::vector<cv::KeyPoint> kp;
+  cv::Mat desc;
+  Detect(grey, &kp, &desc);
+  if (desc.empty() || descriptors_.empty()) return R<BoardPose>::Error(where + ": no features to match against the reference");
+  cv::BFMatcher matcher(cv::NORM_HAMMING);
+  std::vector<std::vector<cv::DMatch>> knn;
+  matcher.knnMatch(desc, descriptors_, knn, 2);
+  std::vector<cv::Point2f> from, to;  // reference -> frame
+  for (const auto& m : knn) {
+    if (m.size() == 2 && m[0].distance < 0.8f * m[1].distance) {
+      from.push_back(keypoints_[m[0].trainIdx].pt);
+      to.push_back(kp[m[0].queryIdx].pt);
+    }
+  }
+  if (from.size() < 12) {
+    return R<BoardPose>::Error(where + ": only " + std::to_string(from.size()) + " features match the reference; the board is out of view or covered");
+  }
+  std::vector<uchar> inliers;
+  cv::Mat h = cv::findHomography(from, to, cv::RANSAC, 2.0, inliers, 4000, 0.999);
+  if (h.empty() || cv::countNonZero(inliers) < 12) return R<BoardPose>::Error(where + ": the features do not agree on where the board is");
+  // Refinement: least squares on the inliers, then enhanced correlation (ECC) between the frame and the
+  // reference warped by the estimate, which reaches a small fraction of a pixel.
+  std::vector<cv::Point2f> fi, ti;
+  for (size_t i = 0; i < inliers.size(); ++i) {
+    if (inliers[i]) fi.push_back(from[i]), ti.push_back(to[i]);
+  }
+  h = cv::findHomography(fi, ti, 0);
+  cv::Mat warp;
+  h.convertTo(warp, CV_32F);
+  try {
+    // ECC estimates the map from template (frame) coordinates to input (reference) coordinates: invert.
+    cv::Mat inv = warp.inv();
+    inv /= inv.at<float>(2, 2);
+    cv::Mat small_ref, small_frame;
+    const double s = 0.5;
+    cv::resize(reference_grey_, small_ref, cv::Size(), s, s, cv::INTER_AREA);
+    cv::resize(grey, small_frame, cv::Size(), s, s, cv::INTER_AREA);
+    const cv::Matx33f down(static_cast<float>(s), 0, 0, 0, static_cast<float>(s), 0, 0, 0, 1);
+    cv::Mat inv_small = cv::Mat(down) * inv * cv::Mat(down.inv());
+    cv::findTransformECC(small_frame, small_ref, inv_small, cv::MOTION_HOMOGRAPHY,
+                         cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 60, 1e-6), cv::noArray(), 5);
+    inv = cv::Mat(down.inv()) * inv_small * cv::Mat(down);
+    warp = inv.inv();
+    warp /= warp.at<float>(2, 2);
+  } catch (const cv::Exception&) {
+    // ECC did not converge (big change of light, many tokens): keep the feature estimate.
+  }
+  cv::Mat hd;
+  warp.convertTo(hd, CV_64F);
+  BoardPose pose;
+  pose.mode = Registration::kFeatures;
+  pose.image_from_board = cv::Matx33d(hd) * reference_from_board_;
+  pose.residual_px = 0;
   return pose;
 }
 

@@ -22,7 +22,7 @@ namespace swref::calibration {
 
 inline constexpr const char* kSetupFormat = "swref-setup/1";
 
-enum class Registration { kMarkers, kOutline };
+enum class Registration { kMarkers, kOutline, kFeatures };
 const char* ToString(Registration r);
 
 struct BoardPose {
@@ -38,6 +38,21 @@ engine::Result<BoardPose> RegisterByMarkers(const cv::Mat& image, const LayoutMa
 // The board's outline: the largest convex quadrilateral of strong edges, its sides refined by line fits. The
 // board's top-left corner is taken to be the one nearest the image's top-left (photograph the board upright).
 engine::Result<BoardPose> RegisterByOutline(const cv::Mat& image, cv::Size2d board_mm, const std::string& where);
+
+// Later frames without markers: ORB features of the frame matched to the empty-board reference (RANSAC), then the
+// homography refined by enhanced-correlation alignment of the two images (sub-pixel). Tokens on the board are
+// outliers to both. Build the matcher once per setup: it keeps the reference's features.
+class FeatureRegistration {
+ public:
+  FeatureRegistration(const cv::Mat& reference, const cv::Matx33d& reference_from_board);
+  engine::Result<BoardPose> Register(const cv::Mat& frame, const std::string& where) const;
+
+ private:
+  cv::Mat reference_grey_;
+  cv::Matx33d reference_from_board_;
+  std::vector<cv::KeyPoint> keypoints_;
+  cv::Mat descriptors_;
+};
 
 // The empty board rectified to board coordinates (px_per_mm), for the assist and for the observer.
 cv::Mat RectifyBoard(const cv::Mat& image, const cv::Matx33d& image_from_board, cv::Size2d board_mm, double px_per_mm);

@@ -68,6 +68,7 @@ Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::
   cv::cvtColor(f, reference_lab_, cv::COLOR_BGR2Lab);
   reference_board_.convertTo(reference_bgr_f_, CV_32FC3);
   region_labels_ = calibration::RasterizeLayout(setup_.layout, options_.px_per_mm);
+  if (!setup_.layout.markers) features_ = std::make_shared<calibration::FeatureRegistration>(reference, setup_.pose.image_from_board);
 }
 
 Observation Observer::ObserveFile(const std::string& path, const std::string& name) {
@@ -141,7 +142,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
 
   // 1. Register.
   auto t = Clock::now();
-  auto pose = RegisterFrame(frame, setup_.layout);
+  auto pose = RegisterFrame(frame, setup_.layout, features_.get());
   times_.register_ = Ms(t, Clock::now());
   if (!pose) {
     reason_ = pose.error();

@@ -1,6 +1,6 @@
 // The observer: from one camera frame to an Observation of every region (docs/architecture.md, pipeline steps
 // 1-4). It knows token kinds, not rules. One stage a file:
-//   register.cpp  where the board is in the frame (corner markers, else the board's outline)
+//   register.cpp  where the board is in the frame (corner markers, else features matched to the reference photo)
 //   detect.cpp    the frame in board coordinates, its light matched to the empty-board reference, and the
 //                 foreground cut into token instances
 //   gate.cpp      arms over the board or a global light change: status "motion", nothing else reported
@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,6 +80,7 @@ class Observer {
   cv::Mat reference_lab_;           // ... in Lab, float
   cv::Mat reference_bgr_f_;         // ... as float BGR 0..255
   cv::Mat region_labels_;           // region id per board pixel (CV_32S)
+  std::shared_ptr<const calibration::FeatureRegistration> features_;  // boards without markers
   DebugSink debug_;
   cv::Mat undistort_x_, undistort_y_;   // maps for the calibrated camera's frames, empty without a camera
   cv::Size camera_size_;
@@ -89,8 +91,10 @@ class Observer {
 
 // --- the stages, for the observer and for their tests -------------------------------------------------------
 
-// Step 1: the board's pose in this frame: markers when the layout has them, else the outline.
-engine::Result<calibration::BoardPose> RegisterFrame(const cv::Mat& frame, const calibration::Layout& layout);
+// Step 1: the board's pose in this frame: the corner markers when the layout has them, else `features` (the
+// empty-board reference photo's features; without it, the board's outline).
+engine::Result<calibration::BoardPose> RegisterFrame(const cv::Mat& frame, const calibration::Layout& layout,
+                                                     const calibration::FeatureRegistration* features = nullptr);
 
 // Step 3a: the frame in board coordinates, its light matched to the reference (per-channel gains, then a smooth
 // gain field fitted on the pixels that look like the empty board). Returns Lab float images.

@@ -1,5 +1,6 @@
 // Step 1 of the pipeline: where the board is in this frame. With corner markers: find them on a half-size copy
-// (4x fewer pixels to search), then place their corners to a fraction of a pixel on the full frame.
+// (4x fewer pixels to search), then place their corners to a fraction of a pixel on the full frame. Without
+// markers: ORB features matched to the empty-board reference photo, refined by ECC (calibration/board_setup).
 #include <opencv2/aruco.hpp>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
@@ -8,9 +9,13 @@
 
 namespace swref::vision {
 
-engine::Result<calibration::BoardPose> RegisterFrame(const cv::Mat& frame, const calibration::Layout& layout) {
+engine::Result<calibration::BoardPose> RegisterFrame(const cv::Mat& frame, const calibration::Layout& layout,
+                                                     const calibration::FeatureRegistration* features) {
   using R = engine::Result<calibration::BoardPose>;
-  if (!layout.markers) return calibration::RegisterByOutline(frame, layout.board_mm, "frame");
+  if (!layout.markers) {
+    if (features) return features->Register(frame, "frame");
+    return calibration::RegisterByOutline(frame, layout.board_mm, "frame");
+  }
   const calibration::LayoutMarkers& markers = *layout.markers;
   cv::Mat grey;
   cv::cvtColor(frame, grey, cv::COLOR_BGR2GRAY);

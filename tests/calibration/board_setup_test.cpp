@@ -85,6 +85,33 @@ TEST(RegisterByOutline, FindsTheBoardWithoutMarkers) {
   EXPECT_LT(worst, 1.5);
 }
 
+// Without markers, later frames are registered against the empty board's reference photo by its features.
+TEST(FeatureRegistration, FindsTheBoardInFramesWithTokensWithoutMarkers) {
+  const auto t = Table("2p", false, 4);
+  const auto ref_shot = Shot(*t, 11);
+  const cv::Mat reference = datasets::RenderFrame(t->empty, ref_shot);
+  auto ref_pose = RegisterByOutline(reference, t->layout.board_mm, "reference");
+  ASSERT_TRUE(ref_pose.ok()) << ref_pose.error();
+  // The reference's own pose, as the setup stores it; measure the frames against the truth of their own shots
+  // less the reference's error, so that the test isolates the feature step.
+  const cv::Matx33d truth_ref = datasets::ImageFromBoard(ref_shot, t->layout.board_mm);
+  const FeatureRegistration reg(reference, truth_ref);
+  auto map = t->map;
+  engine::Board board = datasets::SetupBoard(*map);
+  for (int r = 0; r < 10; ++r) board[r * 2].owner = 0, board[r * 2].race = 8, board[r * 2].tokens = 2;
+  double worst = 0;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    auto shot = Shot(*t, 20 + seed);
+    datasets::SceneOptions so;
+    const cv::Mat frame = datasets::RenderScene(*t, board, so, shot);
+    auto pose = reg.Register(frame, "frame");
+    ASSERT_TRUE(pose.ok()) << pose.error();
+    worst = std::max(worst, CornerError(pose->image_from_board, shot, t->layout.board_mm));
+  }
+  std::printf("features: worst board-corner error %.3f px over 4 frames with tokens\n", worst);
+  EXPECT_LT(worst, 1.0);
+}
+
 // One point well inside every region of the true layout.
 std::map<int, cv::Point2d> Seeds(const Layout& layout) {
   const cv::Mat labels = RasterizeLayout(layout, 1.0);
