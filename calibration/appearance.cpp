@@ -20,6 +20,11 @@ constexpr int kAbBins = 4;          // a*b* histogram bins per axis
 constexpr int kLBins = 6;           // histogram of contrast-stretched L*
 
 // Group weights: each group of features should weigh about the same in a distance, whatever its length.
+// The descriptor's feature groups in order (size, share of the distance): Lab mean and spread, a*b* histogram,
+// chroma quantiles, L* histogram, symbol harmonics.
+constexpr std::pair<size_t, double> kFeatureGroups[] = {
+    {6, 0.27}, {kAbBins * kAbBins, 0.18}, {3, 0.27}, {kLBins, 0.10}, {kRings * kHarmonics, 0.18}};
+constexpr size_t kDescriptorSize = 6 + kAbBins * kAbBins + 3 + kLBins + kRings * kHarmonics;
 constexpr float kColourWeight = 2.0f, kHistWeight = 1.0f, kLWeight = 1.0f, kShapeWeight = 0.6f, kChromaWeight = 4.0f;
 
 }  // namespace
@@ -98,9 +103,45 @@ std::vector<float> DescribeToken(const cv::Mat& patch_bgr) {
   return d;
 }
 
-void AppearanceModel::Add(const std::string& kind, const std::vector<float>& descriptor) {
+void AppearanceModel::Add(const std::string& kind, const std::vector<float>& descriptor, int group) {
+  if (group < 0) group = next_group_;
+  next_group_ = std::max(next_group_, group + 1);
   labels_.push_back(kind);
   samples_.push_back(descriptor);
+  groups_.push_back(group);
+}
+
+void AppearanceModel::AddCrop(const std::string& kind, const cv::Mat& crop_bgr) {
+  const int group = next_group_;
+  Add(kind, DescribeToken(crop_bgr), group);
+  for (const cv::Mat& v : LightVariants(crop_bgr)) Add(kind, DescribeToken(v), group);
+}
+
+std::vector<cv::Mat> LightVariants(const cv::Mat& crop_bgr) {
+  // (exposure in EV, blue gain, red gain, blur sigma in px): the frame's light relative to the reference's.
+  struct Light {
+    double ev, blue, red, blur;
+  };
+  static constexpr Light kLights[] = {{0.5, 1.0, 1.0, 0}, {1.0, 1.0, 1.0, 0}, {0.8, 1.15, 0.85, 0}, {0.8, 0.85, 1.15, 0},
+                                      {-1.0, 1.0, 1.0, 0}, {0.0, 1.0, 1.0, 1.2}};
+  cv::Mat f;
+  crop_bgr.convertTo(f, CV_32FC3);
+  std::vector<cv::Mat> out;
+  for (const Light& l : kLights) {
+    const double g = std::pow(2.0, l.ev);
+    const cv::Scalar gain(g * l.blue, g, g * l.red);
+    cv::Mat seen;
+    cv::multiply(f, gain, seen);
+    seen.convertTo(seen, CV_8UC3);  // the camera's 8 bits: clipped highlights, coarse shadows
+    cv::Mat back;
+    seen.convertTo(back, CV_32FC3);
+    cv::divide(back, gain, back);
+    if (l.blur > 0) cv::GaussianBlur(back, back, cv::Size(), l.blur);
+    cv::Mat v;
+    back.convertTo(v, CV_8UC3);
+    out.push_back(v);
+  }
+  return out;
 }
 
 void AppearanceModel::Finish() {
@@ -115,6 +156,15 @@ void AppearanceModel::Finish() {
     // Scaling by the spread over all kinds puts features on a par; a floor keeps near-constant ones from blowing up.
     scale_[j] = static_cast<float>(1.0 / std::max(sd, 0.02));
   }
+  // Then each group of features gets its share of the distance, whatever its size: without this the 64 symbol
+  // harmonics outvote the colour, and a race's two sides (one symbol, coloured or grey) look alike.
+  if (dims == kDescriptorSize) {
+    size_t j = 0;
+    for (const auto& [count, share] : kFeatureGroups) {
+      const float w = static_cast<float>(std::sqrt(share * kDescriptorSize / count));
+      for (size_t e = j + count; j < e; ++j) scale_[j] *= w;
+    }
+  }
 }
 
 double AppearanceModel::Distance(const std::vector<float>& a, const std::vector<float>& b) const {
@@ -127,11 +177,11 @@ double AppearanceModel::Distance(const std::vector<float>& a, const std::vector<
   return std::sqrt(s / std::max<size_t>(n, 1));
 }
 
-Classification AppearanceModel::Vote(const std::vector<float>& d, int k, int skip) const {
+Classification AppearanceModel::Vote(const std::vector<float>& d, int k, int skip_group) const {
   std::vector<std::pair<double, int>> near;
   near.reserve(samples_.size());
   for (size_t i = 0; i < samples_.size(); ++i) {
-    if (static_cast<int>(i) != skip) near.emplace_back(Distance(d, samples_[i]), static_cast<int>(i));
+    if (groups_[i] != skip_group) near.emplace_back(Distance(d, samples_[i]), static_cast<int>(i));
   }
   Classification c;
   if (near.empty()) return c;
@@ -164,11 +214,14 @@ Classification AppearanceModel::Classify(const std::vector<float>& descriptor, i
 std::vector<KindQuality> AppearanceModel::LeaveOneOut(int k) const {
   std::map<std::string, KindQuality> q;
   std::map<std::string, std::map<std::string, int>> wrong;
+  std::set<int> seen_groups;
   for (size_t i = 0; i < samples_.size(); ++i) {
+    // One test per photo: its first sample, with every sample made from that photo left out.
+    if (!seen_groups.insert(groups_[i]).second) continue;
     KindQuality& kq = q[labels_[i]];
     kq.kind = labels_[i];
     ++kq.samples;
-    const Classification c = Vote(samples_[i], k, static_cast<int>(i));
+    const Classification c = Vote(samples_[i], k, groups_[i]);
     if (c.kind == labels_[i]) kq.loo_accuracy += 1;
     else wrong[labels_[i]][c.kind]++;
   }
@@ -185,10 +238,17 @@ std::vector<KindQuality> AppearanceModel::LeaveOneOut(int k) const {
 }
 
 std::vector<std::pair<std::string, std::string>> AppearanceModel::LookAlikes(double margin) const {
-  // The typical distance between two samples of one kind.
-  std::vector<double> within;
+  // Photos, not their light variants: the first sample of each group.
+  std::vector<size_t> photos;
+  std::set<int> seen_groups;
   for (size_t i = 0; i < samples_.size(); ++i) {
-    for (size_t j = i + 1; j < samples_.size(); ++j) {
+    if (seen_groups.insert(groups_[i]).second) photos.push_back(i);
+  }
+  // The typical distance between two photos of one kind.
+  std::vector<double> within;
+  for (size_t a = 0; a < photos.size(); ++a) {
+    for (size_t b = a + 1; b < photos.size(); ++b) {
+      const size_t i = photos[a], j = photos[b];
       if (labels_[i] == labels_[j]) within.push_back(Distance(samples_[i], samples_[j]));
     }
   }
@@ -198,8 +258,9 @@ std::vector<std::pair<std::string, std::string>> AppearanceModel::LookAlikes(dou
     typical = within[within.size() / 2];
   }
   std::set<std::pair<std::string, std::string>> pairs;
-  for (size_t i = 0; i < samples_.size(); ++i) {
-    for (size_t j = i + 1; j < samples_.size(); ++j) {
+  for (size_t a = 0; a < photos.size(); ++a) {
+    for (size_t b = a + 1; b < photos.size(); ++b) {
+      const size_t i = photos[a], j = photos[b];
       if (labels_[i] != labels_[j] && Distance(samples_[i], samples_[j]) < typical / margin) {
         pairs.insert(std::minmax(labels_[i], labels_[j]));
       }
@@ -221,7 +282,7 @@ nlohmann::json AppearanceModel::ToJson() const {
   doc["format"] = kAppearanceFormat;
   doc["scale"] = scale_;
   doc["samples"] = nlohmann::json::array();
-  for (size_t i = 0; i < samples_.size(); ++i) doc["samples"].push_back({{"kind", labels_[i]}, {"d", samples_[i]}});
+  for (size_t i = 0; i < samples_.size(); ++i) doc["samples"].push_back({{"kind", labels_[i]}, {"group", groups_[i]}, {"d", samples_[i]}});
   return doc;
 }
 
@@ -240,7 +301,9 @@ engine::Result<AppearanceModel> AppearanceModel::FromJson(const nlohmann::json& 
         return R::Error(where + ".samples[" + std::to_string(i) + "].d: " + std::to_string(d.size()) + " features, expected " +
                         std::to_string(m.scale_.size()));
       }
-      m.Add(samples[i].at("kind").get<std::string>(), d);
+      const int group = samples[i].value("group", -1);
+      if (group < -1) return R::Error(where + ".samples[" + std::to_string(i) + "].group: expected a number >= 0");
+      m.Add(samples[i].at("kind").get<std::string>(), d, group);
     }
   } catch (const nlohmann::json::exception& e) {
     return R::Error(where + ": " + e.what());
@@ -278,7 +341,7 @@ engine::Result<AppearanceModel> EnrollFromCrops(const std::string& dir, const st
       if (img.empty()) return R::Error(f.string() + ": cannot read the image");
       if (img.cols < 16 || img.rows < 16) return R::Error(f.string() + ": the crop is too small (" + std::to_string(img.cols) + "x" +
                                                           std::to_string(img.rows) + "; at least 16x16)");
-      model.Add(kind, DescribeToken(img));
+      model.AddCrop(kind, img);
     }
   }
   if (model.size() == 0) return R::Error(dir + ": no kind folders (expected DIR/<token kind>/*.png)");

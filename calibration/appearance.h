@@ -43,7 +43,11 @@ struct Classification {
 
 class AppearanceModel {
  public:
-  void Add(const std::string& kind, const std::vector<float>& descriptor);
+  // `group`: samples made from one photo share a group (the leave-one-out test leaves the whole group out);
+  // -1 gives the sample a group of its own.
+  void Add(const std::string& kind, const std::vector<float>& descriptor, int group = -1);
+  // One enrollment crop and its light variants (AddLightVariants below), as one group.
+  void AddCrop(const std::string& kind, const cv::Mat& crop_bgr);
   // Freezes the feature scaling; call after the last Add and before Classify.
   void Finish();
 
@@ -61,11 +65,19 @@ class AppearanceModel {
 
  private:
   double Distance(const std::vector<float>& a, const std::vector<float>& b) const;
-  Classification Vote(const std::vector<float>& d, int k, int skip) const;
+  Classification Vote(const std::vector<float>& d, int k, int skip_group) const;
   std::vector<std::string> labels_;
+  std::vector<int> groups_;
+  int next_group_ = 0;
   std::vector<std::vector<float>> samples_;
   std::vector<float> scale_;             // per feature: 1 / spread over all samples
 };
+
+// The crop as a frame might show it after the observer matched the frame's light to the reference's: the same
+// token photographed brighter (up to +1 EV, highlights clipped), darker (-1 EV, coarser levels) or under a
+// warmer or cooler lamp, then brought back, plus softer focus. Enrollment adds these so that a clipped or
+// noisy token is still nearer its own kind than a look-alike.
+std::vector<cv::Mat> LightVariants(const cv::Mat& crop_bgr);
 
 // Builds a model from a folder of crops `dir/<kind>/*.png|jpg`; `known_kinds` (if not empty) lists the kinds a
 // folder may be named after. Errors name the folder or file.

@@ -814,6 +814,15 @@ void FitDistance(CameraShot& shot, cv::Size2d board_mm, double fill) {
 
 }  // namespace
 
+Lens RandomLens(cv::Size frame, double max_k1, uint64_t seed) {
+  cv::RNG rng(Scramble(seed));
+  Lens lens;
+  lens.focal_px = rng.uniform(0.8, 1.6) * frame.width;
+  lens.k1 = rng.uniform(-1.0, 1.0) * max_k1;
+  lens.k2 = -lens.k1 / 4;
+  return lens;
+}
+
 ShotRanges ShotRanges::Clean() {
   ShotRanges r;
   r.max_tilt_deg = 0;
@@ -870,6 +879,7 @@ CameraShot RandomShot(cv::Size frame, cv::Size2d board_mm, const ShotRanges& r, 
   p.focal_px = rng.uniform(0.8, 1.6) * frame.width;
   p.k1 = rng.uniform(-1.0, 1.0) * r.max_k1;
   p.k2 = -p.k1 / 4;
+  if (r.lens) p.focal_px = r.lens->focal_px, p.k1 = r.lens->k1, p.k2 = r.lens->k2;
   const double fill = r.min_board_fill + rng.uniform(0.0, 1.0) * (r.max_board_fill - r.min_board_fill);
 
   Lighting light;

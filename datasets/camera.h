@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -82,6 +83,14 @@ struct CameraShot {
   std::vector<Arm> arms;
 };
 
+// A camera's lens: one per table session (a dataset is one camera); the pose still changes from shot to shot.
+struct Lens {
+  double focal_px = 1400;        // fx = fy, principal point at the frame's centre
+  double k1 = 0, k2 = 0;
+};
+// A random lens for frames of `frame` size: focal 0.8..1.6 frame widths, |k1| up to max_k1, k2 = -k1 / 4.
+Lens RandomLens(cv::Size frame, double max_k1, uint64_t seed);
+
 // The range RandomShot draws from. Defaults: a realistic table camera; `Clean()` turns every nuisance off.
 struct ShotRanges {
   double max_tilt_deg = 15;
@@ -91,6 +100,7 @@ struct ShotRanges {
   double max_look_offset_mm = 25;
   bool lighting = true, glare = true, noise = true, blur = true, jpeg = true;
   int max_arms = 0;              // arms over the board (0 for a still frame)
+  std::optional<Lens> lens;      // a given lens (one camera); else a random focal length and distortion a shot
   static ShotRanges Clean();
 };
 

@@ -10,6 +10,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/intrinsics.h"
 #include "datasets/board_art.h"
 #include "datasets/layout_gen.h"
 #include "datasets/token_art.h"
@@ -31,7 +32,7 @@ namespace {
 
 uint64_t SubSeed(uint64_t seed, uint64_t stream, uint64_t index) { return DeriveSeed(seed, stream, index); }
 
-enum Stream : uint64_t { kLayoutStream = 1, kArtStream, kTableStream, kReferenceStream, kCropStream, kGameStream, kSceneStream };
+enum Stream : uint64_t { kLayoutStream = 1, kArtStream, kTableStream, kReferenceStream, kCropStream, kGameStream, kSceneStream, kLensStream };
 
 std::string Numbered(const char* prefix, int i, const char* ext) {
   char buf[64];
@@ -226,7 +227,10 @@ engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupM
         }
       }
       ShotRanges ranges;
+      ranges.lens = options.lens;
       CameraShot shot = RandomShot(options.frame, board_mm, ranges, SubSeed(options.seed, kCropStream, 10000 + round));
+      // Enrollment is part of the setup: the tokens are photographed under the light of the reference photo.
+      shot.light = options.reference_shot.light;
       const World world = ComposeWorld(table.empty, scene, shot.light);
       const cv::Mat frame = RenderFrame(world, shot);
       for (const Placement& p : scene.placements) {
@@ -247,6 +251,17 @@ engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupM
   }
 
   return crops;
+}
+
+engine::Result<bool> WriteCameraJson(const fs::path& file, cv::Size frame, const Lens& lens) {
+  calibration::CameraModel camera;
+  camera.image_size = frame;
+  camera.K = cv::Matx33d(lens.focal_px, 0, (frame.width - 1) / 2.0, 0, lens.focal_px, (frame.height - 1) / 2.0, 0, 0, 1);
+  camera.dist = {lens.k1, lens.k2, 0, 0, 0};
+  camera.fixed_aspect = true;
+  const std::string error = calibration::WriteCameraFile(camera, file.string());
+  if (!error.empty()) return engine::Result<bool>::Error(error);
+  return true;
 }
 
 engine::Result<DatasetSummary> GenerateDataset(const DatasetOptions& options, const ProgressFn& progress) {
@@ -276,10 +291,17 @@ engine::Result<DatasetSummary> GenerateDataset(const DatasetOptions& options, co
   setup.frame = options.frame;
   setup.crops_per_kind = options.crops_per_kind;
   setup.seed = options.table.seed;
+  // One camera for the whole dataset, as at a real table: one lens (its calibration is written as camera.json),
+  // while the pose, the light and the sensor's noise change from photo to photo.
+  ShotRanges ranges;
+  ranges.max_tilt_deg = options.max_tilt_deg;
+  ranges.lens = options.lens ? *options.lens : RandomLens(options.frame, ranges.max_k1, SubSeed(options.table.seed, kLensStream, 0));
+  setup.lens = ranges.lens;
+  if (auto written = WriteCameraJson(out / "camera.json", options.frame, *ranges.lens); !written) return R::Error(written.error());
   {
-    ShotRanges ranges;
-    ranges.glare = false;
-    setup.reference_shot = RandomShot(options.frame, board_mm, ranges, SubSeed(options.table.seed, kReferenceStream, 0));
+    ShotRanges reference_ranges = ranges;
+    reference_ranges.glare = false;
+    setup.reference_shot = RandomShot(options.frame, board_mm, reference_ranges, SubSeed(options.table.seed, kReferenceStream, 0));
   }
   const int total = SetupMaterialSteps(setup) + options.scenes;
   int done = 0;
@@ -305,7 +327,7 @@ engine::Result<DatasetSummary> GenerateDataset(const DatasetOptions& options, co
     const uint64_t seed = SubSeed(options.table.seed, kSceneStream, i);
     cv::RNG rng(seed);
     const bool motion = rng.uniform(0.0, 1.0) < options.motion_rate;
-    CameraShot shot = RandomShot(options.frame, board_mm, ShotRanges{}, seed);
+    CameraShot shot = RandomShot(options.frame, board_mm, ranges, seed);
     if (motion) AddRandomArms(shot, rng.uniform(1, 3), seed + 1);
     const int quality = shot.sensor.jpeg_quality > 0 ? shot.sensor.jpeg_quality : 90;
     shot.sensor.jpeg_quality = 0;  // the file itself is the JPEG round trip
@@ -340,7 +362,7 @@ engine::Result<DatasetSummary> GenerateDataset(const DatasetOptions& options, co
   info["markers"] = options.table.markers;
   info["crops"] = summary.crops;
   info["files"] = {{"truth", "truth.jsonl"}, {"frames", "frames.jsonl"}, {"reference", "reference.png"},
-                   {"layout", "layout.json"}, {"map", "map.json"}, {"crops", "crops/<kind>/*.png"}};
+                   {"camera", "camera.json"}, {"layout", "layout.json"}, {"map", "map.json"}, {"crops", "crops/<kind>/*.png"}};
   if (!WriteText(out / "dataset.json", info.dump(1) + "\n")) return WriteError<DatasetSummary>(out / "dataset.json", "cannot write");
   return summary;
 }

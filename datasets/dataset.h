@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -65,6 +66,7 @@ struct SetupMaterialOptions {
   std::string map = "2p";                // as given by the user: a built-in key is written out, a file copied
   cv::Size frame{1920, 1080};
   CameraShot reference_shot;             // how the empty board is photographed
+  std::optional<Lens> lens;              // the camera's lens for the crops' photos (else one a photo)
   int crops_per_kind = 6;
   uint64_t seed = 1;
 };
@@ -84,6 +86,8 @@ struct DatasetOptions {
   double motion_rate = 0.1;              // share of photos with arms over the board (truth status "motion")
   int crops_per_kind = 6;                // enrollment crops of each token kind
   std::string out;                       // folder to write (created; must be empty or absent)
+  double max_tilt_deg = 15;              // the camera's tilt from overhead, per photo
+  std::optional<Lens> lens;              // the camera's lens; else one drawn from the seed
 };
 
 struct DatasetSummary {
@@ -93,6 +97,9 @@ struct DatasetSummary {
   int uncertain_regions = 0;             // regions whose count a stack hides
   double median_scene_ms = 0;            // place + compose + photograph + encode, per image
 };
+
+// camera.json (calibration/intrinsics.h) for a simulated camera's lens, as if the user had calibrated it exactly.
+engine::Result<bool> WriteCameraJson(const std::filesystem::path& file, cv::Size frame, const Lens& lens);
 
 engine::Result<DatasetSummary> GenerateDataset(const DatasetOptions& options, const ProgressFn& progress = nullptr);
 

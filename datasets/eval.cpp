@@ -72,8 +72,11 @@ EvalReport Evaluate(const std::vector<vision::Observation>& truth, const std::ve
         ++report.stacks;
         report.silent_wrong_stacks += orr.tokens_certain && orr.tokens != tr.tokens;
       }
+      const bool flagged = orr.confidence < vision::kUncertainBelow;
+      report.uncertain += flagged;
       if (!right) {
         ++report.region_errors;
+        report.silent_errors += !flagged;
         exact = false;
         report.count_errors += KindOf(tr) == KindOf(orr) && tr.pieces == orr.pieces && tr.lost_tribe == orr.lost_tribe;
       }
@@ -109,6 +112,9 @@ std::string FormatReport(const EvalReport& r) {
   s += buf;
   std::snprintf(buf, sizeof buf, "region error %.2f%% (%d of %d; %d wrong counts of the right kind)\n", 100 * r.region_error_rate(),
                 r.region_errors, r.regions, r.count_errors);
+  s += buf;
+  std::snprintf(buf, sizeof buf, "silent region error %.2f%% (%d wrong and not flagged); flagged uncertain %.2f%% (%d regions)\n",
+                100 * r.silent_error_rate(), r.silent_errors, 100 * r.uncertain_rate(), r.uncertain);
   s += buf;
   std::snprintf(buf, sizeof buf, "board exact match %.1f%% (%d of %d)\n", 100 * r.exact_rate(), r.boards_exact, r.images);
   s += buf;

@@ -22,6 +22,8 @@ struct EvalReport {
   int no_board = 0;               // still images where the observer did not find the board
   int regions = 0;                // regions scored
   int region_errors = 0;          // regions not right
+  int uncertain = 0;              // regions observed with a confidence below vision::kUncertainBelow (a question)
+  int silent_errors = 0;          // regions not right and not flagged uncertain: what a referee would get wrong
   int boards_exact = 0;           // images with every region right
   int count_errors = 0;           // right kind, wrong count
   int stacks = 0;                 // regions whose truth is uncertain
@@ -31,6 +33,8 @@ struct EvalReport {
   std::map<std::string, std::map<std::string, int>> confusion;
   std::vector<double> ms;         // per observed image, when the observation has "ms"
   double region_error_rate() const { return regions ? static_cast<double>(region_errors) / regions : 0; }
+  double silent_error_rate() const { return regions ? static_cast<double>(silent_errors) / regions : 0; }
+  double uncertain_rate() const { return regions ? static_cast<double>(uncertain) / regions : 0; }
   double exact_rate() const { return images ? static_cast<double>(boards_exact) / images : 0; }
   double median_ms() const;
 };

@@ -141,6 +141,8 @@ engine::Result<GameFramesSummary> WriteGameFrames(const engine::Record& record, 
   setup.crops_per_kind = options.crops_per_kind;
   setup.seed = options.seed;
   setup.reference_shot = base;
+  setup.lens = Lens{base.pose.focal_px, base.pose.k1, base.pose.k2};
+  if (auto written = WriteCameraJson(out / "camera.json", options.frame, *setup.lens); !written) return R::Error(written.error());
   const int total = SetupMaterialSteps(setup) + static_cast<int>(plan.size());
   int done = 0;
   auto crops = WriteSetupMaterial(table, setup, [&](int d, int) {

@@ -21,22 +21,33 @@ bool IsRaceKind(const std::string& kind, std::string* race, bool* decline) {
 
 }  // namespace
 
-void ClassifyInstances(std::vector<Instance>& instances, const Rectified& frame, double px_per_mm,
+void ClassifyInstances(std::vector<Instance>& instances, const Rectified& frame, const cv::Mat& glare, double px_per_mm,
                        const calibration::AppearanceModel& model) {
-  // The patch comes from the frame as the camera saw it (not light-matched): enrollment crops are camera
-  // colours too, taken under the table's own light.
-  const cv::Mat& bgr = frame.bgr;
+  // The patch comes from the light-matched frame: enrollment is part of the setup, its crops taken under the
+  // light of the reference photo, and every frame's light is brought back to that.
+  const cv::Mat& bgr = frame.matched;
   for (Instance& inst : instances) {
-    // The token patch convention: the token spans 2/3 of the patch. A race token's inscribed radius is about 0.45
-    // of its width, so the patch side is 1.5 * width = 1.5 * radius / 0.45.
-    const double side_mm = std::clamp(inst.radius_mm / 0.45 * 1.5, 25.0, 70.0);
-    const int side = std::max(16, cvRound(side_mm * px_per_mm));
+    // The token patch convention: the token spans 2/3 of the patch. The footprint's inscribed radius gives one
+    // guess of the token's size (a race token's is about 0.45 of its width); an overlapped token looks smaller
+    // and a piece's shape is not square, so a few fixed sizes are tried too and the nearest match wins.
     const cv::Point2f c(static_cast<float>(inst.centre_mm.x * px_per_mm - 0.5), static_cast<float>(inst.centre_mm.y * px_per_mm - 0.5));
-    cv::Mat patch;
-    cv::getRectSubPix(bgr, cv::Size(side, side), c, patch);
-    const calibration::Classification cls = model.Classify(calibration::DescribeToken(patch));
-    inst.kind = cls.kind;
-    inst.confidence = cls.confidence;
+    calibration::Classification best;
+    bool first = true;
+    for (const double side_mm : {std::clamp(inst.radius_mm / 0.45 * 1.5, 25.0, 70.0), 37.5, 45.0, 55.0}) {
+      const int side = std::max(16, cvRound(side_mm * px_per_mm));
+      cv::Mat patch;
+      cv::getRectSubPix(bgr, cv::Size(side, side), c, patch);
+      const calibration::Classification cls = model.Classify(calibration::DescribeToken(patch));
+      if (first || cls.distance < best.distance) best = cls;
+      first = false;
+    }
+    inst.kind = best.kind;
+    inst.confidence = best.confidence;
+    // Glare over the token's centre: what it is cannot be trusted.
+    if (!glare.empty()) {
+      const cv::Point at(std::clamp(cvRound(c.x), 0, glare.cols - 1), std::clamp(cvRound(c.y), 0, glare.rows - 1));
+      if (glare.at<uchar>(at)) inst.confidence = std::min(inst.confidence, 0.3);
+    }
   }
 }
 

@@ -67,9 +67,8 @@ Rectified RectifyAndMatch(const cv::Mat& frame, const cv::Matx33d& image_from_bo
   cv::Mat matched;
   cv::divide(cur, gain_field, matched);
   matched = cv::min(matched, 255);
-  cv::Mat matched8;
-  matched.convertTo(matched8, CV_8UC3);
-  r.lab = ToLab(matched8);
+  matched.convertTo(r.matched, CV_8UC3);
+  r.lab = ToLab(r.matched);
   return r;
 }
 

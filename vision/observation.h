@@ -15,6 +15,9 @@
 namespace swref::vision {
 
 enum class Status { kOk, kNoBoard, kMotion, kBadImage };
+
+// A region observed with a confidence below this is uncertain: the referee asks the players to confirm it.
+inline constexpr double kUncertainBelow = 0.55;
 const char* ToString(Status status);
 
 struct RegionObservation {
@@ -25,7 +28,7 @@ struct RegionObservation {
   bool tokens_certain = true;          // false when a neat stack hides the count from above
   std::map<std::string, int> pieces;   // piece id -> count (mountain, troll_lair, fortress, encampment, hole, hero, dragon)
   int lost_tribe = 0;
-  double confidence = 1;
+  double confidence = 1;               // below kUncertainBelow the reading is a question, not an answer
 
   bool operator==(const RegionObservation&) const = default;
 };

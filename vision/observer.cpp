@@ -68,6 +68,7 @@ Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::
   cv::cvtColor(f, reference_lab_, cv::COLOR_BGR2Lab);
   reference_board_.convertTo(reference_bgr_f_, CV_32FC3);
   region_labels_ = calibration::RasterizeLayout(setup_.layout, options_.px_per_mm);
+  reference_ring_ = WarpEdgeRing(reference, setup_.pose.image_from_board, setup_.layout.board_mm);
   if (!setup_.layout.markers) features_ = std::make_shared<calibration::FeatureRegistration>(reference, setup_.pose.image_from_board);
 }
 
@@ -153,7 +154,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   t = Clock::now();
   const Rectified rect = RectifyAndMatch(frame, pose->image_from_board, setup_.layout.board_mm, options_.px_per_mm, reference_bgr_f_);
   times_.rectify = Ms(t, Clock::now());
-  if (debug_) debug_("1-rectified", rect.bgr);
+  if (debug_) debug_("1-rectified", rect.bgr), debug_("1-matched", rect.matched);
 
   // 3b. Foreground.
   t = Clock::now();
@@ -162,7 +163,17 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
 
   // 2. Gate: arms or a light change mean motion; nothing else is reported.
   std::string why;
-  const bool motion = IsMotion(fg, rect, options_.px_per_mm, options_.motion_area_mm2, &why);
+  TableWatch table;
+  if (cv::countNonZero(reference_ring_.valid) > 0) {
+    const EdgeRing ring = WarpEdgeRing(frame, pose->image_from_board, setup_.layout.board_mm);
+    table = WatchTable(ring, reference_ring_);
+    if (debug_) {
+      cv::Mat vis = ring.bgr.clone();
+      vis.setTo(cv::Scalar(0, 0, 255), table.change);
+      debug_("2-table-ring", vis);
+    }
+  }
+  const bool motion = IsMotion(fg, options_.px_per_mm, options_.motion_area_mm2, table, &why);
   times_.gate = Ms(t, Clock::now());
   if (motion) {
     reason_ = why;
@@ -179,7 +190,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
 
   // 4. Classify and count.
   t = Clock::now();
-  ClassifyInstances(instances_, rect, options_.px_per_mm, model_);
+  ClassifyInstances(instances_, rect, fg.glare, options_.px_per_mm, model_);
   Observation o = CountRegions(instances_, *map_, fg.glare, region_labels_, options_.min_confidence);
   times_.classify = Ms(t, Clock::now());
   if (debug_) {

@@ -34,8 +34,8 @@ inline constexpr int kMaxImageSide = 8192;  // larger frames are refused as bad_
 struct ObserverOptions {
   double px_per_mm = 2.0;           // resolution of the board-coordinate image the detector works on
   double foreground_threshold = 14; // colour difference (Lab, after light matching) that counts as foreground
-  double motion_area_mm2 = 9000;    // a foreground piece larger than this, or reaching past the board's edge, is an arm
-  double min_confidence = 0.55;     // below this a token's kind is uncertain (its region is reported uncertain)
+  double motion_area_mm2 = 25000;   // a foreground piece larger than this is an arm (a forearm is ~80 x 300 mm)
+  double min_confidence = kUncertainBelow;  // below this a token's kind is uncertain (its region is reported uncertain)
 };
 
 // One token seen on the board, in board millimetres.
@@ -46,6 +46,12 @@ struct Instance {
   std::string kind;
   double confidence = 0;
   bool stack = false;               // looks thicker than a single token (a neat stack)
+};
+
+// The table around the board (a 40 mm ring at 1 px/mm, board coordinates), watched for arms (gate.cpp).
+struct EdgeRing {
+  cv::Mat bgr;                      // CV_8UC3, the ring in board coordinates
+  cv::Mat valid;                    // CV_8U, 255 where the ring was in view (and is outside the board's cut edge)
 };
 
 struct StageTimes {
@@ -80,6 +86,7 @@ class Observer {
   cv::Mat reference_lab_;           // ... in Lab, float
   cv::Mat reference_bgr_f_;         // ... as float BGR 0..255
   cv::Mat region_labels_;           // region id per board pixel (CV_32S)
+  EdgeRing reference_ring_;         // the table around the board in the reference photo
   std::shared_ptr<const calibration::FeatureRegistration> features_;  // boards without markers
   DebugSink debug_;
   cv::Mat undistort_x_, undistort_y_;   // maps for the calibrated camera's frames, empty without a camera
@@ -99,8 +106,9 @@ engine::Result<calibration::BoardPose> RegisterFrame(const cv::Mat& frame, const
 // Step 3a: the frame in board coordinates, its light matched to the reference (per-channel gains, then a smooth
 // gain field fitted on the pixels that look like the empty board). Returns Lab float images.
 struct Rectified {
-  cv::Mat bgr;                      // CV_8UC3, board coordinates
-  cv::Mat lab;                      // CV_32FC3, light-matched
+  cv::Mat bgr;                      // CV_8UC3, board coordinates, as the camera saw it
+  cv::Mat matched;                  // CV_8UC3, ... its light matched to the reference's
+  cv::Mat lab;                      // CV_32FC3, `matched` in Lab
   double light_change = 0;          // how far the global gains were from 1 (a lamp switched on or off)
 };
 // `reference_bgr`: the empty board in board coordinates, CV_32FC3, 0..255.
@@ -115,15 +123,25 @@ struct Foreground {
 };
 Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, double px_per_mm, double threshold);
 
-// Step 2: arms over the board (a foreground piece reaching the board's edge along a long stretch, or too big to
-// be tokens), or a global light change.
-bool IsMotion(const Foreground& fg, const Rectified& frame, double px_per_mm, double max_area_mm2, std::string* why);
+// Step 2: arms over the board. First the table around the board (a 40 mm ring, 1 px/mm), against the reference
+// photo's: something big there that changed and reaches the board's edge is an arm.
+EdgeRing WarpEdgeRing(const cv::Mat& image, const cv::Matx33d& image_from_board, cv::Size2d board_mm);
+struct TableWatch {
+  bool watched = false;             // enough of the table was in view to judge
+  bool arm = false;                 // something big crosses from the table to the board's edge
+  cv::Mat change;                   // CV_8U, ring coordinates: what changed on the table
+};
+TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference);
+// Then the board: a foreground piece far too big to be tokens, or one that runs along the board's edge for a
+// long stretch where (when the table was watched) the table just outside changed too.
+bool IsMotion(const Foreground& fg, double px_per_mm, double max_area_mm2, const TableWatch& table, std::string* why);
 
 // Step 3c: token instances: peaks of the foreground's distance transform, so partly overlapping tokens split.
 std::vector<Instance> FindInstances(const Foreground& fg, double px_per_mm, const cv::Mat& region_labels);
 
 // Step 4: names each instance and reports every region.
-void ClassifyInstances(std::vector<Instance>& instances, const Rectified& frame, double px_per_mm,
+// An instance whose centre lies under glare (`glare`, may be empty) gets a confidence below any threshold.
+void ClassifyInstances(std::vector<Instance>& instances, const Rectified& frame, const cv::Mat& glare, double px_per_mm,
                        const calibration::AppearanceModel& model);
 Observation CountRegions(const std::vector<Instance>& instances, const engine::Map& map, const cv::Mat& glare,
                          const cv::Mat& region_labels, double min_confidence);

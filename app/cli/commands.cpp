@@ -323,6 +323,7 @@ int Main(int argc, char** argv) {
   generate->add_option("--size", dataset_size, "frame size WIDTHxHEIGHT (default 1920x1080)");
   generate->add_option("--motion", dataset_options.motion_rate, "share of photos with arms over the board (default 0.1)");
   generate->add_option("--crops", dataset_options.crops_per_kind, "enrollment crops per token kind (default 6)");
+  generate->add_option("--max-tilt", dataset_options.max_tilt_deg, "the camera's largest tilt from overhead, degrees (default 15)")->check(CLI::Range(0.0, 15.0));
   generate->add_flag("--no-markers", no_markers, "a board without the ArUco corner markers");
   auto* ds_demo = dataset->add_subcommand("demo", SummaryOf("dataset demo"));
   datasets::GameFramesOptions frames_options;

@@ -31,8 +31,8 @@ namespace {
 engine::Result<EnrollReport> SaveModel(const std::string& setup_dir, const calibration::AppearanceModel* model) {
   using R = engine::Result<EnrollReport>;
   EnrollReport report;
-  report.samples = model->size();
   report.kinds = model->LeaveOneOut();
+  for (const auto& k : report.kinds) report.samples += k.samples;  // photos, not their light variants
   report.look_alikes = model->LookAlikes();
   const auto have = model->Kinds();
   for (const std::string& k : TokenKinds()) {
@@ -84,7 +84,7 @@ engine::Result<EnrollReport> EnrollFromMat(const std::string& setup_dir, const s
     for (size_t i = 0; i < read->cells.size(); ++i) {
       const calibration::CellCrop& c = read->cells[i];
       if (!c.visible || !c.occupied) continue;
-      model.Add(turned ? mat.cells[i].flipped_kind : mat.cells[i].kind, calibration::DescribeToken(c.crop));
+      model.AddCrop(turned ? mat.cells[i].flipped_kind : mat.cells[i].kind, c.crop);
     }
     return "";
   };

@@ -38,12 +38,13 @@ Rig MakeRig(uint64_t seed) {
   o.scenes = 1;
   o.crops_per_kind = 4;
   o.table.seed = seed;
+  o.lens = datasets::Lens{1.2 * 1920, 0, 0};  // a distortion-free camera: the test frames below have none
   EXPECT_TRUE(datasets::GenerateDataset(o).ok());
   auto model = calibration::EnrollFromCrops((dir / "crops").string(), {});
   EXPECT_TRUE(model.ok());
+  // The setup's reference photo: the crops were taken under its light, as at a real setup.
+  const cv::Mat reference = cv::imread((dir / "reference.png").string());
   fs::remove_all(dir);
-  const datasets::CameraShot ref_shot = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
-  const cv::Mat reference = datasets::RenderFrame(rig.table->empty, ref_shot);
   calibration::BoardSetup setup;
   setup.map = "2p";
   setup.layout = rig.table->layout;
@@ -158,7 +159,7 @@ TEST(Observer, ReadsGameStatesFromCleanPhotos) {
               r.images, r.median_ms());
   std::printf("%s", datasets::FormatReport(r).c_str());
   EXPECT_EQ(r.images, static_cast<int>(truth.size()));
-  EXPECT_LT(r.region_error_rate(), 0.12);
+  EXPECT_LT(r.region_error_rate(), 0.06);
 }
 
 }  // namespace
