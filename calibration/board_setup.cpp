@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <queue>
 #include <tuple>
 
@@ -434,24 +435,31 @@ R<Layout> AssistLayout(const cv::Mat& rectified, double px_per_mm, cv::Size2d bo
 std::vector<std::string> FindOverlaps(const Layout& layout, double tolerance_mm2) {
   constexpr double kPpm = 2.0;
   const cv::Size size(cvRound(layout.board_mm.width * kPpm), cvRound(layout.board_mm.height * kPpm));
-  cv::Mat count(size, CV_16U, cv::Scalar(0));
-  std::vector<cv::Mat> masks;
-  for (const auto& poly : layout.regions) {
+  // Each pixel remembers the first region that covers it; a later region covering it adds to that pair's area.
+  cv::Mat first(size, CV_16S, cv::Scalar(-1));
+  std::map<std::pair<int, int>, int> shared_px;
+  for (size_t r = 0; r < layout.regions.size(); ++r) {
     cv::Mat m(size, CV_8U, cv::Scalar(0));
     std::vector<cv::Point> q;
-    for (const auto& p : poly) q.emplace_back(cvRound(p.x * kPpm), cvRound(p.y * kPpm));
+    for (const auto& p : layout.regions[r]) q.emplace_back(cvRound(p.x * kPpm), cvRound(p.y * kPpm));
     cv::fillPoly(m, std::vector<std::vector<cv::Point>>{q}, cv::Scalar(1));
     // Shrink by a pixel: touching borders are not overlaps.
     cv::erode(m, m, cv::Mat(), cv::Point(-1, -1), 2);
-    masks.push_back(m);
+    for (int y = 0; y < size.height; ++y) {
+      const uchar* in = m.ptr<uchar>(y);
+      int16_t* owner = first.ptr<int16_t>(y);
+      for (int x = 0; x < size.width; ++x) {
+        if (!in[x]) continue;
+        if (owner[x] < 0) owner[x] = static_cast<int16_t>(r);
+        else ++shared_px[{owner[x], static_cast<int>(r)}];
+      }
+    }
   }
   std::vector<std::string> out;
-  for (size_t a = 0; a < masks.size(); ++a) {
-    for (size_t b = a + 1; b < masks.size(); ++b) {
-      const double mm2 = cv::countNonZero(masks[a] & masks[b]) / (kPpm * kPpm);
-      if (mm2 > tolerance_mm2) {
-        out.push_back("regions " + std::to_string(a) + " and " + std::to_string(b) + " overlap by " + std::to_string(cvRound(mm2)) + " mm2");
-      }
+  for (const auto& [pair, px] : shared_px) {
+    const double mm2 = px / (kPpm * kPpm);
+    if (mm2 > tolerance_mm2) {
+      out.push_back("regions " + std::to_string(pair.first) + " and " + std::to_string(pair.second) + " overlap by " + std::to_string(cvRound(mm2)) + " mm2");
     }
   }
   return out;

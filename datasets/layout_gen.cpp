@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "calibration/board_setup.h"
 #include "engine/planarity.h"
 #include "engine/rng.h"
 
@@ -13,6 +14,8 @@ namespace {
 
 using Tri = std::array<int, 3>;  // counter-clockwise once embedded
 using engine::Result;
+
+constexpr double kMaxOverlapMm2 = 1;  // what the 2 px/mm raster check may see of two regions' shared border line
 
 // The triangulated map: vertices 0..n-1 are regions, n is the outside, n+1.. are dummies of stellated faces.
 struct Triangulation {
@@ -294,7 +297,7 @@ std::vector<std::vector<Node>> Outlines(const Triangulation& t, const std::vecto
     if (it == t.split.end()) {
       out->push_back(near(v, before, u));
       out->push_back(speck(u, v));
-      out->push_back(near(v, u, after));
+      out->push_back(near(v, after, u));
       return;
     }
     const auto [a, b] = it->second;
@@ -318,7 +321,7 @@ std::vector<std::vector<Node>> Outlines(const Triangulation& t, const std::vecto
     const int k = static_cast<int>(ring.size());
     if (rim) {
       out.push_back(rim_point(v, ring.front()));
-      if (t.Dummy(ring.front())) out.push_back(near(v, ring.front(), ring[1]));
+      if (t.Dummy(ring.front())) out.push_back(near(v, ring[1], ring.front()));
     }
     for (int i = 0; i < k; ++i) {
       if (rim && i == k - 1) break;  // the last rim neighbour: the outline turns onto the rim
@@ -421,6 +424,8 @@ Result<calibration::Layout> GenerateLayout(const engine::Map& map, const LayoutO
       o.seed = options.seed + 7919ULL * attempt;
       calibration::Layout layout = Draw(map, outlines, o, amplitude);
       problems = calibration::CompareWithMap(calibration::MeasureTopology(layout, 2.0), map);
+      // Where several regions meet, a wiggle may also push one border over another: regions must not overlap.
+      if (problems.empty()) problems = calibration::FindOverlaps(layout, kMaxOverlapMm2);
       if (problems.empty()) return layout;
     }
     if (amplitude == 0) break;

@@ -4,6 +4,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/board_setup.h"
 #include "engine/rng.h"
 
 namespace swref::datasets {
@@ -20,6 +21,8 @@ void ExpectMatchesMap(const calibration::Layout& layout, const engine::Map& map,
   EXPECT_TRUE(problems.empty()) << map.key << ": " << problems.size() << " problems, first: " << (problems.empty() ? "" : problems[0]);
   const double board = layout.board_mm.area();
   EXPECT_LT(t.uncovered_mm2, board * max_gap) << "gaps between regions";
+  const std::vector<std::string> overlaps = calibration::FindOverlaps(layout, 1);
+  EXPECT_TRUE(overlaps.empty()) << map.key << ": " << overlaps.size() << " overlapping pairs, first: " << (overlaps.empty() ? "" : overlaps[0]);
   for (int r = 0; r < map.size(); ++r)
     EXPECT_GT(t.area_mm2[r], board / map.size() / 8) << map.key << " region " << r << " is tiny: " << t.area_mm2[r] / (board / map.size()) << " of the mean";
 }
@@ -32,6 +35,22 @@ TEST(GenerateLayout, OfficialMapsMatchTheirAdjacency) {
     ASSERT_TRUE(layout.ok()) << layout.error();
     EXPECT_EQ(layout->regions.size(), static_cast<size_t>((*map)->size()));
     ExpectMatchesMap(*layout, **map);
+  }
+}
+
+// Seeds that once gave overlapping regions where four regions meet (2p: regions 1, 2, 5, 6).
+TEST(GenerateLayout, RegionsNeverOverlapOverManySeeds) {
+  for (const std::string& key : engine::BuiltinMapKeys()) {
+    auto map = engine::BuiltinMap(key);
+    ASSERT_TRUE(map.ok());
+    for (uint64_t seed : {1000ULL, 8919ULL, 32676ULL, 24757ULL, 127704ULL, 135623ULL}) {
+      LayoutOptions o;
+      o.seed = seed;
+      auto layout = GenerateLayout(**map, o);
+      ASSERT_TRUE(layout.ok()) << layout.error();
+      const std::vector<std::string> overlaps = calibration::FindOverlaps(*layout, 1);
+      EXPECT_TRUE(overlaps.empty()) << key << " seed " << seed << ": " << overlaps[0];
+    }
   }
 }
 
