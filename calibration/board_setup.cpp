@@ -284,6 +284,16 @@ R<BoardPose> FeatureRegistration::Register(const cv::Mat& frame, const std::stri
   return pose;
 }
 
+double PxPerMmAt(const cv::Matx33d& image_from_board, cv::Point2d board_mm) {
+  const cv::Matx33d& H = image_from_board;
+  const cv::Vec3d p = H * cv::Vec3d(board_mm.x, board_mm.y, 1);
+  // The Jacobian of (x, y) = (p0 / p2, p1 / p2) with respect to the board point.
+  const double w = p[2];
+  const double j00 = (H(0, 0) * w - p[0] * H(2, 0)) / (w * w), j01 = (H(0, 1) * w - p[0] * H(2, 1)) / (w * w);
+  const double j10 = (H(1, 0) * w - p[1] * H(2, 0)) / (w * w), j11 = (H(1, 1) * w - p[1] * H(2, 1)) / (w * w);
+  return std::sqrt(std::abs(j00 * j11 - j01 * j10));
+}
+
 cv::Mat RectifyBoard(const cv::Mat& image, const cv::Matx33d& image_from_board, cv::Size2d board_mm, double px_per_mm) {
   const cv::Matx33d scale(px_per_mm, 0, 0, 0, px_per_mm, 0, 0, 0, 1);
   // Rectified pixel centres sit at (x + 0.5) / px_per_mm mm.

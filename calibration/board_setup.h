@@ -54,6 +54,10 @@ class FeatureRegistration {
   cv::Mat descriptors_;
 };
 
+// The image's scale at a board point: pixels per board millimetre (the square root of the homography's local
+// area ratio there).
+double PxPerMmAt(const cv::Matx33d& image_from_board, cv::Point2d board_mm);
+
 // The empty board rectified to board coordinates (px_per_mm), for the assist and for the observer.
 cv::Mat RectifyBoard(const cv::Mat& image, const cv::Matx33d& image_from_board, cv::Size2d board_mm, double px_per_mm);
 

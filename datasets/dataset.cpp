@@ -86,6 +86,19 @@ nlohmann::ordered_json FrameJson(const std::string& image, const CameraShot& sho
   return j;
 }
 
+nlohmann::ordered_json TokensJson(const Scene& scene) {
+  nlohmann::ordered_json tokens = nlohmann::ordered_json::array();
+  for (const Placement& p : scene.placements) {
+    tokens.push_back({{"kind", p.kind},
+                      {"region", p.region},
+                      {"x_mm", std::round(p.centre_mm.x * 100) / 100},
+                      {"y_mm", std::round(p.centre_mm.y * 100) / 100},
+                      {"rotation_deg", p.rotation_deg},
+                      {"stack", p.stack}});
+  }
+  return tokens;
+}
+
 namespace {
 
 double MedianOf(std::vector<double> v) {
@@ -341,7 +354,9 @@ engine::Result<DatasetSummary> GenerateDataset(const DatasetOptions& options, co
     scene.truth.image = name;
     scene.truth.status = motion ? vision::Status::kMotion : vision::Status::kOk;
     truth << vision::ToJson(scene.truth).dump() << "\n";
-    frames << FrameJson(name, shot, table.layout).dump() << "\n";
+    nlohmann::ordered_json fj = FrameJson(name, shot, table.layout);
+    fj["tokens"] = TokensJson(scene);
+    frames << fj.dump() << "\n";
     for (const auto& r : scene.truth.regions) summary.uncertain_regions += r.tokens_certain ? 0 : 1;
     ++summary.images;
     summary.motion += motion ? 1 : 0;

@@ -78,6 +78,8 @@ engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupM
 // Per image, where the camera was: board corners and marker corners in the image, image_from_board, tilt, light,
 // arms (frames.jsonl; truth.jsonl holds the board truth).
 nlohmann::ordered_json FrameJson(const std::string& image, const CameraShot& shot, const calibration::Layout& layout);
+// Every token of a scene as it lies: kind, region, centre (board mm), rotation, stack height (`tokens` in frames.jsonl).
+nlohmann::ordered_json TokensJson(const Scene& scene);
 
 struct DatasetOptions {
   TableOptions table;

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <set>
 
+#include "engine/components.h"
+
 namespace swref::datasets {
 namespace {
 
@@ -20,6 +22,43 @@ double EvalReport::median_ms() const {
   std::vector<double> v = ms;
   std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
   return v[v.size() / 2];
+}
+
+std::vector<TruthToken> TruthTokens(const nlohmann::json& frame_line) {
+  std::vector<TruthToken> out;
+  if (!frame_line.contains("tokens") || !frame_line["tokens"].is_array()) return out;
+  for (const auto& t : frame_line["tokens"]) {
+    out.push_back({t.value("kind", ""), {t.value("x_mm", 0.0), t.value("y_mm", 0.0)}, t.value("stack", 1)});
+  }
+  return out;
+}
+
+void ScoreTokens(const std::vector<TruthToken>& truth, const std::vector<vision::Instance>& seen, TokenScore* score) {
+  std::vector<bool> used(seen.size(), false);
+  for (const TruthToken& t : truth) {
+    ++score->tokens;
+    int best = -1;
+    double best_d = 6.0;
+    for (size_t i = 0; i < seen.size(); ++i) {
+      const double d = cv::norm(seen[i].centre_mm - t.centre_mm);
+      if (!used[i] && d < best_d) best_d = d, best = static_cast<int>(i);
+    }
+    const bool race = t.kind != "lost_tribe" && engine::RaceFromId(t.kind.substr(0, t.kind.find("_decline"))).has_value();
+    if (t.stack > 1) ++score->stacks;
+    if (best < 0) {
+      score->confusion[t.kind]["missed"]++;
+      continue;
+    }
+    used[best] = true;
+    const vision::Instance& s = seen[best];
+    ++score->found;
+    score->kind_right += s.kind == t.kind;
+    score->confusion[t.kind][s.kind]++;
+    const bool flagged = s.stack > 1 || s.stack_unsure;
+    if (t.stack > 1) score->stacks_flagged += flagged;
+    else if (race) ++score->singles, score->singles_flagged += flagged;
+  }
+  for (bool u : used) score->extra += !u;
 }
 
 bool RegionRight(const vision::RegionObservation& truth, const vision::RegionObservation& observed) {
@@ -124,6 +163,20 @@ std::string FormatReport(const EvalReport& r) {
   s += buf;
   std::snprintf(buf, sizeof buf, "median %.1f ms per image\n", r.median_ms());
   s += buf;
+  if (r.token.tokens > 0) {
+    const TokenScore& t = r.token;
+    std::snprintf(buf, sizeof buf, "tokens %d: found %d, kind right %d (token-kind accuracy %.2f%%), %d found where none lies\n", t.tokens,
+                  t.found, t.kind_right, 100 * t.kind_accuracy(), t.extra);
+    s += buf;
+    std::snprintf(buf, sizeof buf, "stacks %d: flagged %d; single race tokens %d: flagged as possible stacks %d\n", t.stacks, t.stacks_flagged,
+                  t.singles, t.singles_flagged);
+    s += buf;
+    std::string wrong;
+    for (const auto& [truth, row] : t.confusion)
+      for (const auto& [seen, n] : row)
+        if (seen != truth) wrong += " " + truth + "->" + seen + " x" + std::to_string(n) + ";";
+    if (!wrong.empty()) s += "token mistakes:" + wrong + "\n";
+  }
   // The confusion table, only the kinds that occur.
   std::set<std::string> cols;
   for (const auto& [t, row] : r.confusion) {

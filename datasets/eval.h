@@ -9,10 +9,36 @@
 #include <string>
 #include <vector>
 
+#include <opencv2/core.hpp>
+
 #include "engine/result.h"
 #include "vision/observation.h"
+#include "vision/observer.h"
 
 namespace swref::datasets {
+
+// Token by token, where the dataset lists every image's tokens (frames.jsonl "tokens") and the observer's
+// instances are at hand (`swref dataset eval --setup`). A true token is found by the nearest instance within 6 mm.
+struct TokenScore {
+  int tokens = 0;                 // true tokens (a stack counts once: it shows one face)
+  int found = 0;                  // ... found by an instance
+  int kind_right = 0;             // ... found and named right
+  int extra = 0;                  // instances that match no true token
+  int stacks = 0;                 // true stacks (2 or more)
+  int stacks_flagged = 0;         // ... flagged as possible stacks
+  int singles = 0;                // true single race tokens found
+  int singles_flagged = 0;        // ... flagged as possible stacks
+  std::map<std::string, std::map<std::string, int>> confusion;  // truth kind -> observed kind ("missed")
+  double kind_accuracy() const { return tokens ? static_cast<double>(kind_right) / tokens : 0; }
+};
+struct TruthToken {
+  std::string kind;
+  cv::Point2d centre_mm;
+  int stack = 1;
+};
+// The tokens of one line of frames.jsonl (empty when it lists none).
+std::vector<TruthToken> TruthTokens(const nlohmann::json& frame_line);
+void ScoreTokens(const std::vector<TruthToken>& truth, const std::vector<vision::Instance>& seen, TokenScore* score);
 
 struct EvalReport {
   int images = 0;                 // images scored (truth status ok and observed)
@@ -32,6 +58,7 @@ struct EvalReport {
   // confusion[truth kind][observed kind] over regions; kinds: race ids, race_decline, "empty".
   std::map<std::string, std::map<std::string, int>> confusion;
   std::vector<double> ms;         // per observed image, when the observation has "ms"
+  TokenScore token;               // token by token (when known; token.tokens == 0 otherwise)
   double region_error_rate() const { return regions ? static_cast<double>(region_errors) / regions : 0; }
   double silent_error_rate() const { return regions ? static_cast<double>(silent_errors) / regions : 0; }
   double uncertain_rate() const { return regions ? static_cast<double>(uncertain) / regions : 0; }

@@ -20,22 +20,23 @@ size_t kBoardPx(cv::Size ring) {      // ring pixels covered by the board and it
 }
 }  // namespace
 
-EdgeRing WarpEdgeRing(const cv::Mat& image, const cv::Matx33d& image_from_board, cv::Size2d board_mm) {
+EdgeRing WarpEdgeRing(const cv::Mat& image, const FramePose& pose, cv::Size2d board_mm, const cv::Matx33d& K,
+                      const std::vector<double>& dist) {
   EdgeRing ring;
   const double s = kRingPxPerMm;
   // ring pixel (u, v) <- board mm ((u + 0.5) / s - kRingMm, ...)
   const cv::Matx33d board_from_ring(1 / s, 0, 0.5 / s - kRingMm, 0, 1 / s, 0.5 / s - kRingMm, 0, 0, 1);
   const cv::Size size(cvRound((board_mm.width + 2 * kRingMm) * s), cvRound((board_mm.height + 2 * kRingMm) * s));
-  const cv::Mat m(image_from_board * board_from_ring);
-  cv::warpPerspective(image, ring.bgr, m, size, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT);
-  cv::Mat ones(image.size(), CV_8U, cv::Scalar(255));
-  cv::warpPerspective(ones, ring.valid, m, size, cv::INTER_NEAREST | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT);
+  cv::Mat map1, map2;
+  MakeMaps(pose.pose.image_from_board, board_from_ring, size, K, dist, &map1, &map2);
+  cv::remap(image, ring.bgr, map1, map2, cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+  const cv::Mat ones(image.size(), CV_8U, cv::Scalar(255));
+  cv::remap(ones, ring.valid, map1, map2, cv::INTER_NEAREST, cv::BORDER_CONSTANT);
   // The frame's own border blends with the black outside it: keep clear of it.
   cv::erode(ring.valid, ring.valid, cv::getStructuringElement(cv::MORPH_RECT, {7, 7}), cv::Point(-1, -1), 1, cv::BORDER_CONSTANT, cv::Scalar(0));
   // Only the table around the board, less the board's cut edge.
   const int cut = cvRound((kRingMm - kCutMm) * s);
-  cv::Rect inner(cut, cut, size.width - 2 * cut, size.height - 2 * cut);
-  ring.valid(inner).setTo(0);
+  ring.valid(cv::Rect(cut, cut, size.width - 2 * cut, size.height - 2 * cut)).setTo(0);
   return ring;
 }
 
@@ -47,8 +48,8 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
   if (cv::countNonZero(valid) < 0.2 * (valid.total() - kBoardPx(valid.size()))) return t;
   t.watched = true;
   // The table's light may have changed, unevenly (a lamp's gradient, vignetting): per-channel gains, first the
-  // median ratio of frame to reference (robust to an arm), then a smooth field (the ratio blurred over the
-  // watched pixels, 60 mm, normalised convolution) fitted on what the previous round found unchanged.
+  // median ratio of frame to reference (robust to an arm), then a smooth field (the ratio averaged over the
+  // watched pixels within about 60 mm, at 1/8 scale) fitted on what the previous round found unchanged.
   cv::Mat f, r;
   frame.bgr.convertTo(f, CV_32FC3);
   reference.bgr.convertTo(r, CV_32FC3);
@@ -79,17 +80,22 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
     return cv::Mat((cv::max(cv::max(ch[0], ch[1]), ch[2]) > tolerance) & valid);
   };
   cv::Mat change = changed(cv::Mat(ratio.size(), CV_32FC3, median_gain), 0.6f);
-  const double sigma = 60 * kRingPxPerMm;
+  constexpr int kShrink = 8;
+  const cv::Size small(std::max(4, ratio.cols / kShrink), std::max(4, ratio.rows / kShrink));
   for (int round = 0; round < 2; ++round) {
     cv::Mat weight;
     cv::Mat(valid & ~change).convertTo(weight, CV_32F, 1.0 / 255);
-    cv::Mat w3, num, den, gain;
+    cv::Mat w3, num, den, gain_small, gain;
     cv::merge(std::vector<cv::Mat>{weight, weight, weight}, w3);
-    cv::GaussianBlur(ratio.mul(w3), num, cv::Size(), sigma);
-    cv::GaussianBlur(w3, den, cv::Size(), sigma);
+    cv::resize(ratio.mul(w3), num, small, 0, 0, cv::INTER_AREA);
+    cv::resize(w3, den, small, 0, 0, cv::INTER_AREA);
+    const double sigma = 60.0 * kRingPxPerMm / kShrink;
+    cv::GaussianBlur(num, num, cv::Size(), sigma);
+    cv::GaussianBlur(den, den, cv::Size(), sigma);
     // Where nothing unchanged is near, the median gain stands in.
-    cv::Mat fallback(ratio.size(), CV_32FC3, median_gain);
-    cv::divide(num + fallback * 1e-3, den + cv::Scalar::all(1e-3), gain);
+    const cv::Mat fallback(small, CV_32FC3, median_gain);
+    cv::divide(num + fallback * 1e-3, den + cv::Scalar::all(1e-3), gain_small);
+    cv::resize(gain_small, gain, ratio.size(), 0, 0, cv::INTER_LINEAR);
     change = changed(gain, 0.35f);
   }
   cv::morphologyEx(change, change, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
@@ -129,8 +135,9 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
     const double area = stats.at<int>(i, cv::CC_STAT_AREA);
     const bool textured = srr[i] / area > 4;  // the reference shows grain here (a plain cloth has none)
     const double corr = sfr[i] / std::sqrt(std::max(sff[i] * srr[i], 1e-9));
-    if (textured && corr > 0.5) change.setTo(0, cc == i), at_rim[i] = 0;
+    if (textured && corr > 0.5) at_rim[i] = -1;  // glare: dropped below
   }
+  change = KeepComponents(change, [&](int, int i) { return at_rim[i] >= 0; });
   t.change = change;
   // Something big that changed on the table and reaches the board's edge.
   const double px_per_mm2 = kRingPxPerMm * kRingPxPerMm;
@@ -141,7 +148,8 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
   return t;
 }
 
-bool IsMotion(const Foreground& fg, double px_per_mm, double max_area_mm2, const TableWatch& table, std::string* why) {
+bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table, std::string* why) {
+  constexpr double px_per_mm = kBoardPxPerMm;
   if (table.arm) {
     if (why) *why = "an arm or a hand crosses the board's edge";
     return true;

@@ -1,14 +1,14 @@
 #include "vision/observer.h"
 
-#include "calibration/intrinsics.h"
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 
-#include <opencv2/calib3d.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
+
+#include "calibration/intrinsics.h"
 
 namespace swref::vision {
 namespace fs = std::filesystem;
@@ -26,6 +26,23 @@ Observation Empty(const std::string& name, vision::Status status, int regions) {
   return o;
 }
 
+// The frame as 8-bit BGR, or a reason why it cannot be used.
+std::string Normalise(const cv::Mat& input, cv::Mat* frame) {
+  if (input.empty() || input.cols < 64 || input.rows < 64) {
+    return "the image is too small (" + std::to_string(input.cols) + "x" + std::to_string(input.rows) + "; at least 64x64)";
+  }
+  if (input.cols > kMaxImageSide || input.rows > kMaxImageSide) return "the image is larger than " + std::to_string(kMaxImageSide) + " pixels a side";
+  if (input.depth() != CV_8U) return "expected 8 bits per channel";
+  if (input.channels() == 3) *frame = input;
+  else if (input.channels() == 4) cv::cvtColor(input, *frame, cv::COLOR_BGRA2BGR);
+  else if (input.channels() == 1) cv::cvtColor(input, *frame, cv::COLOR_GRAY2BGR);
+  else return "expected a colour image (" + std::to_string(input.channels()) + " channels)";
+  cv::Scalar mean, stddev;
+  cv::meanStdDev(*frame, mean, stddev);
+  if (stddev[0] + stddev[1] + stddev[2] < 3) return "the image is blank (one flat colour)";
+  return "";
+}
+
 }  // namespace
 
 engine::Result<Observer> Observer::Load(const std::string& setup_dir, const ObserverOptions& options) {
@@ -36,10 +53,10 @@ engine::Result<Observer> Observer::Load(const std::string& setup_dir, const Obse
   if (!map) return R::Error(map.error());
   const fs::path model_path = fs::path(setup_dir) / "tokens" / "model.json";
   std::ifstream in(model_path);
-  if (!in) return R::Error(model_path.string() + ": no appearance model; enroll the tokens first (`swref enroll --setup " + setup_dir + " ...`)");
+  if (!in) return R::Error(model_path.string() + ": no token model; enroll the tokens first (`swref enroll --setup " + setup_dir + " ...`)");
   const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
   if (doc.is_discarded()) return R::Error(model_path.string() + ": not valid JSON");
-  auto model = calibration::AppearanceModel::FromJson(doc, model_path.string());
+  auto model = calibration::TokenModel::FromJson(doc, model_path.string());
   if (!model) return R::Error(model.error());
   const fs::path ref_path = fs::path(setup_dir) / "reference.png";
   cv::Mat reference = cv::imread(ref_path.string(), cv::IMREAD_COLOR);
@@ -55,20 +72,26 @@ engine::Result<Observer> Observer::Load(const std::string& setup_dir, const Obse
 }
 
 void Observer::SetCamera(const cv::Matx33d& K, const std::vector<double>& dist, cv::Size image_size) {
-  cv::initUndistortRectifyMap(K, dist, cv::Mat(), K, image_size, CV_16SC2, undistort_x_, undistort_y_);
+  K_ = K;
+  dist_ = dist;
   camera_size_ = image_size;
+  frame_pose_ = {};
 }
 
-Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::Map> map, calibration::AppearanceModel model,
-                   cv::Mat reference, const ObserverOptions& options)
+Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::Map> map, calibration::TokenModel model, cv::Mat reference,
+                   const ObserverOptions& options)
     : setup_(std::move(setup)), map_(std::move(map)), model_(std::move(model)), options_(options) {
-  reference_board_ = calibration::RectifyBoard(reference, setup_.pose.image_from_board, setup_.layout.board_mm, options_.px_per_mm);
-  cv::Mat f;
-  reference_board_.convertTo(f, CV_32FC3, 1.0 / 255);
-  cv::cvtColor(f, reference_lab_, cv::COLOR_BGR2Lab);
-  reference_board_.convertTo(reference_bgr_f_, CV_32FC3);
-  region_labels_ = calibration::RasterizeLayout(setup_.layout, options_.px_per_mm);
-  reference_ring_ = WarpEdgeRing(reference, setup_.pose.image_from_board, setup_.layout.board_mm);
+  // The reference photo is undistorted (setup did it): its maps need no lens.
+  FramePose ref;
+  ref.pose = setup_.pose;
+  MakeBoardMaps(ref, setup_.layout.board_mm, cv::Matx33d::eye(), {});
+  cv::remap(reference, reference_board_, ref.map1, ref.map2, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  reference_lab_ = calibration::MatchLab(reference_board_);
+  reference_small_ = LightReference(reference_board_);
+  region_labels_ = calibration::RasterizeLayout(setup_.layout, kBoardPxPerMm);
+  const EdgeRing ring = WarpEdgeRing(reference, ref, setup_.layout.board_mm, cv::Matx33d::eye(), {});
+  ring_reference_ = ring.bgr;
+  ring_valid_ = ring.valid;
   if (!setup_.layout.markers) features_ = std::make_shared<calibration::FeatureRegistration>(reference, setup_.pose.image_from_board);
 }
 
@@ -76,12 +99,8 @@ Observation Observer::ObserveFile(const std::string& path, const std::string& na
   const auto start = Clock::now();
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
-  if (ec) {
-    reason_ = "cannot read the file";
-    return Empty(name, Status::kBadImage, map_->size());
-  }
-  if (size == 0) {
-    reason_ = "the file is empty";
+  if (ec || size == 0) {
+    reason_ = ec ? "cannot read the file" : "the file is empty";
     return Empty(name, Status::kBadImage, map_->size());
   }
   cv::Mat frame = cv::imread(path, cv::IMREAD_UNCHANGED);
@@ -101,79 +120,61 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   instances_.clear();
   reason_.clear();
   const int regions = map_->size();
-  // Frames the pipeline cannot use are refused with a reason, never a crash.
-  if (input.empty() || input.cols < 64 || input.rows < 64) {
-    reason_ = "the image is too small (" + std::to_string(input.cols) + "x" + std::to_string(input.rows) + "; at least 64x64)";
-    return Empty(name, Status::kBadImage, regions);
-  }
-  if (input.cols > kMaxImageSide || input.rows > kMaxImageSide) {
-    reason_ = "the image is larger than " + std::to_string(kMaxImageSide) + " pixels a side";
-    return Empty(name, Status::kBadImage, regions);
-  }
   cv::Mat frame;
-  if (input.depth() != CV_8U) {
-    reason_ = "expected 8 bits per channel";
+  if (std::string why = Normalise(input, &frame); !why.empty()) {
+    reason_ = why;
     return Empty(name, Status::kBadImage, regions);
   }
-  if (input.channels() == 3) frame = input;
-  else if (input.channels() == 4) cv::cvtColor(input, frame, cv::COLOR_BGRA2BGR);
-  else if (input.channels() == 1) cv::cvtColor(input, frame, cv::COLOR_GRAY2BGR);
-  else {
-    reason_ = "expected a colour image (" + std::to_string(input.channels()) + " channels)";
-    return Empty(name, Status::kBadImage, regions);
-  }
-  cv::Scalar mean, stddev;
-  cv::meanStdDev(frame, mean, stddev);
-  if (stddev[0] + stddev[1] + stddev[2] < 3) {
-    reason_ = "the image is blank (one flat colour)";
+  if (!dist_.empty() && frame.size() != camera_size_) {
+    reason_ = "the frame is " + std::to_string(frame.cols) + "x" + std::to_string(frame.rows) + ", the camera was calibrated at " +
+              std::to_string(camera_size_.width) + "x" + std::to_string(camera_size_.height);
     return Empty(name, Status::kBadImage, regions);
   }
 
-  // 0. Undistort, when the camera is calibrated.
-  if (!undistort_x_.empty()) {
-    if (frame.size() != camera_size_) {
-      reason_ = "the frame is " + std::to_string(frame.cols) + "x" + std::to_string(frame.rows) + ", the camera was calibrated at " +
-                std::to_string(camera_size_.width) + "x" + std::to_string(camera_size_.height);
-      return Empty(name, Status::kBadImage, regions);
-    }
-    cv::Mat undistorted;
-    cv::remap(frame, undistorted, undistort_x_, undistort_y_, cv::INTER_LINEAR);
-    frame = undistorted;
-  }
-
-  // 1. Register.
+  // 1. Register: the board's pose in this frame, and the maps that take its pixels out of the frame.
   auto t = Clock::now();
-  auto pose = RegisterFrame(frame, setup_.layout, features_.get());
-  times_.register_ = Ms(t, Clock::now());
+  cv::Mat for_features = frame;
+  if (features_ && !dist_.empty()) cv::undistort(frame, for_features, K_, dist_, K_);
+  auto pose = RegisterFrame(for_features, setup_.layout, features_.get(), K_, features_ ? std::vector<double>{} : dist_);
   if (!pose) {
+    times_.register_ = Ms(t, Clock::now());
     reason_ = pose.error();
     return Empty(name, Status::kNoBoard, regions);
   }
+  frame_pose_.pose = *pose;
+  MakeBoardMaps(frame_pose_, setup_.layout.board_mm, K_, dist_);
+  times_.register_ = Ms(t, Clock::now());
 
-  // 2-3a. Board coordinates, light matched to the reference.
+  // 2. Rectify: board coordinates, the light matched to the reference's.
   t = Clock::now();
-  const Rectified rect = RectifyAndMatch(frame, pose->image_from_board, setup_.layout.board_mm, options_.px_per_mm, reference_bgr_f_);
+  const Rectified rect = Rectify(frame, frame_pose_, reference_small_, reference_board_);
   times_.rectify = Ms(t, Clock::now());
-  if (debug_) debug_("1-rectified", rect.bgr), debug_("1-matched", rect.matched);
+  if (debug_) debug_("0-reference", reference_board_), debug_("1-rectified", rect.bgr), debug_("1-matched", rect.matched);
 
-  // 3b. Foreground.
+  // 3. Foreground.
   t = Clock::now();
-  const Foreground fg = FindForeground(rect, reference_lab_, options_.px_per_mm, options_.foreground_threshold);
-  if (debug_) debug_("2-foreground", fg.mask);
+  const Foreground fg = FindForeground(rect, reference_lab_, options_.foreground_threshold);
+  times_.foreground = Ms(t, Clock::now());
+  if (debug_) {
+    cv::Mat vis;
+    cv::merge(std::vector<cv::Mat>{fg.glare, fg.mask, fg.blind}, vis);  // foreground green, glare blue, blinded red
+    debug_("2-foreground", vis);
+  }
 
-  // 2. Gate: arms or a light change mean motion; nothing else is reported.
-  std::string why;
+  // 4. Gate: arms over the board mean motion; nothing else is reported.
+  t = Clock::now();
   TableWatch table;
-  if (cv::countNonZero(reference_ring_.valid) > 0) {
-    const EdgeRing ring = WarpEdgeRing(frame, pose->image_from_board, setup_.layout.board_mm);
-    table = WatchTable(ring, reference_ring_);
+  if (cv::countNonZero(ring_valid_) > 0) {
+    const EdgeRing ring = WarpEdgeRing(frame, frame_pose_, setup_.layout.board_mm, K_, dist_);
+    table = WatchTable(ring, EdgeRing{ring_reference_, ring_valid_});
     if (debug_) {
       cv::Mat vis = ring.bgr.clone();
       vis.setTo(cv::Scalar(0, 0, 255), table.change);
       debug_("2-table-ring", vis);
     }
   }
-  const bool motion = IsMotion(fg, options_.px_per_mm, options_.motion_area_mm2, table, &why);
+  std::string why;
+  const bool motion = IsMotion(fg, options_.motion_area_mm2, table, &why);
   times_.gate = Ms(t, Clock::now());
   if (motion) {
     reason_ = why;
@@ -183,22 +184,32 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
     return o;
   }
 
-  // 3c. Instances.
+  // 5. Instances: the foreground explained token by token.
   t = Clock::now();
-  instances_ = FindInstances(fg, options_.px_per_mm, region_labels_);
-  times_.detect = Ms(t, Clock::now()) + times_.gate;
+  cv::Mat unexplained;
+  instances_ = FindInstances(rect, fg, reference_lab_, model_, region_labels_, options_, &unexplained);
+  // 6. Stacks.
+  JudgeStacks(instances_, rect, fg, model_);
+  times_.instances = Ms(t, Clock::now());
 
-  // 4. Classify and count.
+  // 7. Count every region.
   t = Clock::now();
-  ClassifyInstances(instances_, rect, fg.glare, options_.px_per_mm, model_);
-  Observation o = CountRegions(instances_, *map_, fg.glare, region_labels_, options_.min_confidence);
-  times_.classify = Ms(t, Clock::now());
+  Observation o = CountRegions(instances_, *map_, fg.blind, region_labels_, unexplained, options_.min_confidence);
+  times_.count = Ms(t, Clock::now());
   if (debug_) {
     cv::Mat vis = rect.bgr.clone();
+    cv::Mat outline = cv::Mat::zeros(vis.size(), CV_8U);
     for (const Instance& i : instances_) {
-      const cv::Point c(cvRound(i.centre_mm.x * options_.px_per_mm), cvRound(i.centre_mm.y * options_.px_per_mm));
-      cv::circle(vis, c, cvRound(i.radius_mm * options_.px_per_mm), cv::Scalar(0, 0, 255), 1, cv::LINE_AA);
-      cv::putText(vis, i.kind.substr(0, 6), c + cv::Point(-12, 4), cv::FONT_HERSHEY_PLAIN, 0.8, cv::Scalar(255, 255, 255), 1, cv::LINE_AA);
+      if (const auto* k = model_.Find(i.kind)) PaintFootprint(*k, i.centre_mm, i.rotation_rad, outline);
+    }
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(outline, contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
+    cv::drawContours(vis, contours, -1, cv::Scalar(0, 0, 255), 1, cv::LINE_AA);
+    vis.setTo(cv::Scalar(255, 0, 255), unexplained);
+    for (const Instance& i : instances_) {
+      const cv::Point c(cvRound(i.centre_mm.x * kBoardPxPerMm), cvRound(i.centre_mm.y * kBoardPxPerMm));
+      const cv::Scalar colour = i.confidence < options_.min_confidence ? cv::Scalar(0, 140, 255) : cv::Scalar(255, 255, 255);
+      cv::putText(vis, i.kind.substr(0, 6) + (i.stack_unsure ? "+" : ""), c + cv::Point(-14, 4), cv::FONT_HERSHEY_PLAIN, 0.8, colour, 1, cv::LINE_AA);
     }
     debug_("3-instances", vis);
   }

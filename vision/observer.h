@@ -1,11 +1,14 @@
 // The observer: from one camera frame to an Observation of every region (docs/architecture.md, pipeline steps
 // 1-4). It knows token kinds, not rules. One stage a file:
-//   register.cpp  where the board is in the frame (corner markers, else features matched to the reference photo)
-//   detect.cpp    the frame in board coordinates, its light matched to the empty-board reference, and the
-//                 foreground cut into token instances
-//   gate.cpp      arms over the board or a global light change: status "motion", nothing else reported
-//   classify.cpp  each instance named by the enrolled appearance model; tokens counted per region, stacks
-//                 reported as uncertain lower bounds
+//   register.cpp    where the board is in the frame (corner markers, else features matched to the reference
+//                   photo), and the maps that take the board's pixels out of the (distorted) frame
+//   rectify.cpp     the frame in board coordinates, its light matched to the empty-board reference
+//   foreground.cpp  what lies on the board: the difference from the empty board, shadows and glare kept apart
+//   gate.cpp        arms over the board: status "motion", nothing else reported
+//   instances.cpp   the foreground explained token by token: every token's kind, rotation and centre (the
+//                   enrolled templates, calibration/token_model.h), overlapping tokens one under the other
+//   stacks.cpp      tokens that stand taller than one: a neat stack's count cannot be seen from above
+//   count.cpp       every region's race, side, count (certain or a lower bound), pieces and lost tribe
 // Each stage times itself and may hand its intermediate image to a debug sink (`swref observe --debug-dir`).
 #pragma once
 
@@ -18,8 +21,8 @@
 
 #include <opencv2/core.hpp>
 
-#include "calibration/appearance.h"
 #include "calibration/board_setup.h"
+#include "calibration/token_model.h"
 #include "engine/map.h"
 #include "engine/result.h"
 #include "vision/observation.h"
@@ -32,37 +35,44 @@ using DebugSink = std::function<void(const std::string& name, const cv::Mat& ima
 inline constexpr int kMaxImageSide = 8192;  // larger frames are refused as bad_image (documented limit)
 
 struct ObserverOptions {
-  double px_per_mm = 2.0;           // resolution of the board-coordinate image the detector works on
-  double foreground_threshold = 14; // colour difference (Lab, after light matching) that counts as foreground
-  double motion_area_mm2 = 25000;   // a foreground piece larger than this is an arm (a forearm is ~80 x 300 mm)
+  double foreground_threshold = 14;  // colour difference (Lab, after light matching) that counts as foreground
+  double motion_area_mm2 = 25000;    // a foreground piece larger than this is an arm (a forearm is ~80 x 300 mm)
   double min_confidence = kUncertainBelow;  // below this a token's kind is uncertain (its region is reported uncertain)
+  double max_error = 120;            // Lab^2 (weighted mean): a match worse than this is no token of any enrolled
+                                     // kind (something else, or too hidden to tell)
+  double min_board_ratio = 2;        // a token must fit what is seen this many times better than the empty board
 };
 
 // One token seen on the board, in board millimetres.
 struct Instance {
   cv::Point2d centre_mm;
-  double radius_mm = 0;             // inscribed radius of its visible footprint
+  double rotation_rad = 0;           // the kind's template turned by this
   int region = -1;
   std::string kind;
   double confidence = 0;
-  bool stack = false;               // looks thicker than a single token (a neat stack)
-};
-
-// The table around the board (a 40 mm ring at 1 px/mm, board coordinates), watched for arms (gate.cpp).
-struct EdgeRing {
-  cv::Mat bgr;                      // CV_8UC3, the ring in board coordinates
-  cv::Mat valid;                    // CV_8U, 255 where the ring was in view (and is outside the board's cut edge)
+  double fit = 0;                    // error / the kind's typical error (1: as clean as its enrollment photos)
+  double error = 0;                  // the match's error, Lab^2 (calibration::TokenMatch::error)
+  double board_error = 0;            // the same for "nothing lies here" (the empty board at the same spot)
+  double visible = 1;                // share of its template's weight not hidden by tokens above it
+  int stack = 1;                     // > 1: looks like a neat stack of at least this many
+  bool stack_unsure = false;         // may be a stack: its count cannot be trusted
 };
 
 struct StageTimes {
-  double decode = 0, register_ = 0, rectify = 0, gate = 0, detect = 0, classify = 0, total = 0;
+  double decode = 0, register_ = 0, rectify = 0, foreground = 0, gate = 0, instances = 0, count = 0, total = 0;
+};
+
+// The board's pose in one frame and the maps that sample the board's pixels from it.
+struct FramePose {
+  calibration::BoardPose pose;       // image_from_board in undistorted frame pixels
+  cv::Mat map1, map2;                // board pixel -> frame pixel (lens distortion included), for cv::remap
 };
 
 class Observer {
  public:
-  // From a setup folder with an enrolled appearance model (SETUP/tokens/model.json).
+  // From a setup folder with an enrolled token model (SETUP/tokens/model.json).
   static engine::Result<Observer> Load(const std::string& setup_dir, const ObserverOptions& options = {});
-  Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::Map> map, calibration::AppearanceModel model,
+  Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::Map> map, calibration::TokenModel model,
            cv::Mat reference, const ObserverOptions& options);
 
   // One frame. Never throws for a bad frame: it is reported as status bad_image (or no_board) with a reason.
@@ -71,26 +81,30 @@ class Observer {
   Observation ObserveFile(const std::string& path, const std::string& name);
 
   void SetDebugSink(DebugSink sink) { debug_ = std::move(sink); }
-  // Frames from a calibrated camera are undistorted first (the setup's reference already is).
+  // Frames from a calibrated camera: the lens is undone in the maps (the setup's reference already is undistorted).
   void SetCamera(const cv::Matx33d& K, const std::vector<double>& dist, cv::Size image_size);
   const std::vector<Instance>& last_instances() const { return instances_; }
   const StageTimes& last_times() const { return times_; }
   const std::string& last_reason() const { return reason_; }
+  const calibration::BoardPose& last_pose() const { return frame_pose_.pose; }
 
  private:
   calibration::BoardSetup setup_;
   std::shared_ptr<const engine::Map> map_;
-  calibration::AppearanceModel model_;
+  calibration::TokenModel model_;
   ObserverOptions options_;
-  cv::Mat reference_board_;         // the empty board in board coordinates (CV_8UC3)
-  cv::Mat reference_lab_;           // ... in Lab, float
-  cv::Mat reference_bgr_f_;         // ... as float BGR 0..255
-  cv::Mat region_labels_;           // region id per board pixel (CV_32S)
-  EdgeRing reference_ring_;         // the table around the board in the reference photo
+  cv::Mat reference_board_;          // the empty board in board coordinates (CV_8UC3)
+  cv::Mat reference_lab_;            // ... in Lab, float, smoothed as frames are
+  cv::Mat reference_small_;          // ... as float BGR at 1/16, for the light matching
+  cv::Mat region_labels_;            // region id per board pixel (CV_32S)
+  cv::Mat ring_reference_;           // the table around the board in the reference photo (gate.cpp)
+  cv::Mat ring_valid_;
   std::shared_ptr<const calibration::FeatureRegistration> features_;  // boards without markers
   DebugSink debug_;
-  cv::Mat undistort_x_, undistort_y_;   // maps for the calibrated camera's frames, empty without a camera
+  cv::Matx33d K_ = cv::Matx33d::eye();
+  std::vector<double> dist_;         // empty without a calibrated camera
   cv::Size camera_size_;
+  FramePose frame_pose_;
   std::vector<Instance> instances_;
   StageTimes times_;
   std::string reason_;
@@ -98,52 +112,82 @@ class Observer {
 
 // --- the stages, for the observer and for their tests -------------------------------------------------------
 
-// Step 1: the board's pose in this frame: the corner markers when the layout has them, else `features` (the
-// empty-board reference photo's features; without it, the board's outline).
+// The connected components (8-connected) of a CV_8U mask for which `keep(area_px, index)` holds, as a new mask.
+cv::Mat KeepComponents(const cv::Mat& mask, const std::function<bool(int area_px, int index)>& keep);
+
+inline constexpr double kBoardPxPerMm = calibration::kMatchPxPerMm;  // the board image the stages work on
+
+// Step 1: the board's pose in this frame: the corner markers when the layout has them (their corners undistorted
+// with the camera's lens when `dist` is not empty), else `features` (the reference photo's features; the frame
+// must then be undistorted already), else the board's outline.
 engine::Result<calibration::BoardPose> RegisterFrame(const cv::Mat& frame, const calibration::Layout& layout,
-                                                     const calibration::FeatureRegistration* features = nullptr);
+                                                     const calibration::FeatureRegistration* features = nullptr,
+                                                     const cv::Matx33d& K = cv::Matx33d::eye(), const std::vector<double>& dist = {});
+// Maps for cv::remap: pixel (u, v) of an image of `size` is board point board_from_pixel * (u, v, 1), seen in the
+// frame through image_from_board and the lens (when `dist` is not empty).
+void MakeMaps(const cv::Matx33d& image_from_board, const cv::Matx33d& board_from_pixel, cv::Size size, const cv::Matx33d& K,
+              const std::vector<double>& dist, cv::Mat* map1, cv::Mat* map2);
+// The remap maps for a pose: board pixel centres (kBoardPxPerMm) -> frame pixels, through the lens when `dist`
+// is given.
+void MakeBoardMaps(FramePose& fp, cv::Size2d board_mm, const cv::Matx33d& K, const std::vector<double>& dist);
 
-// Step 3a: the frame in board coordinates, its light matched to the reference (per-channel gains, then a smooth
-// gain field fitted on the pixels that look like the empty board). Returns Lab float images.
+// Step 2: the frame in board coordinates with its light matched to the reference: a smooth per-channel gain
+// field, fitted on the pixels that look like the empty board.
 struct Rectified {
-  cv::Mat bgr;                      // CV_8UC3, board coordinates, as the camera saw it
-  cv::Mat matched;                  // CV_8UC3, ... its light matched to the reference's
-  cv::Mat lab;                      // CV_32FC3, `matched` in Lab
-  double light_change = 0;          // how far the global gains were from 1 (a lamp switched on or off)
+  cv::Mat bgr;                       // CV_8UC3, board coordinates, as the camera saw it
+  cv::Mat matched;                   // CV_8UC3, ... its light matched to the reference's
+  cv::Mat lab;                       // CV_32FC3, `matched` in Lab, smoothed as calibration::MatchLab does
+  cv::Mat glare;                     // CV_8U, 255 = glare: light added on top of the board (taken off `matched`)
+  cv::Mat clipped;                   // CV_8U, 255 = a channel the camera saturated (>= 250): its colour is not known
+  double light_change = 0;           // how far the global gains were from 1 (log scale)
 };
-// `reference_bgr`: the empty board in board coordinates, CV_32FC3, 0..255.
-Rectified RectifyAndMatch(const cv::Mat& frame, const cv::Matx33d& image_from_board, cv::Size2d board_mm, double px_per_mm,
-                          const cv::Mat& reference_bgr);
+Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_board);
+// Glare in a light-matched board image (float BGR 0..255) against the empty board (CV_8UC3): large smooth patches
+// that gained light of one colour in every channel. With `corrected`, the image with that light taken off.
+cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, cv::Mat* corrected);
+// The reference's side of the light matching: the empty board at 1/16 scale, float BGR.
+cv::Mat LightReference(const cv::Mat& reference_board);
 
-// Step 3b: foreground (tokens, arms) against the reference: colour difference, with shadows (darker, same
+// Step 3: foreground (tokens, arms) against the reference: colour difference, with shadows (darker, same
 // chroma) and glare (brighter, washed out) kept out; glare is returned separately.
 struct Foreground {
-  cv::Mat mask;                     // CV_8U, 255 = something lies here
-  cv::Mat glare;                    // CV_8U, 255 = washed out by glare
+  cv::Mat mask;                      // CV_8U, 255 = something lies here
+  cv::Mat glare;                     // CV_8U, 255 = glare on the board (Rectified::glare; not foreground)
+  cv::Mat blind;                     // CV_8U, 255 = saturated white: nothing can be seen there
+  cv::Mat dark;                      // CV_8U, 255 = darker than the board with its colour kept (shadows)
 };
-Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, double px_per_mm, double threshold);
+Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, double threshold);
 
-// Step 2: arms over the board. First the table around the board (a 40 mm ring, 1 px/mm), against the reference
-// photo's: something big there that changed and reaches the board's edge is an arm.
-EdgeRing WarpEdgeRing(const cv::Mat& image, const cv::Matx33d& image_from_board, cv::Size2d board_mm);
+// Step 4: arms over the board. The table around the board (a ring of 40 mm at 1 px/mm) against the reference
+// photo's: something big there that changed and reaches the board's edge is an arm; so is a foreground piece
+// far too big to be tokens, or one running along the board's edge where the table outside changed too.
+struct EdgeRing {
+  cv::Mat bgr;                       // CV_8UC3, the ring in board coordinates
+  cv::Mat valid;                     // CV_8U, 255 where the ring was in view (and is outside the board's cut edge)
+};
+EdgeRing WarpEdgeRing(const cv::Mat& image, const FramePose& pose, cv::Size2d board_mm, const cv::Matx33d& K,
+                      const std::vector<double>& dist);
 struct TableWatch {
-  bool watched = false;             // enough of the table was in view to judge
-  bool arm = false;                 // something big crosses from the table to the board's edge
-  cv::Mat change;                   // CV_8U, ring coordinates: what changed on the table
+  bool watched = false;              // enough of the table was in view to judge
+  bool arm = false;                  // something big crosses from the table to the board's edge
+  cv::Mat change;                    // CV_8U, ring coordinates: what changed on the table
 };
 TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference);
-// Then the board: a foreground piece far too big to be tokens, or one that runs along the board's edge for a
-// long stretch where (when the table was watched) the table just outside changed too.
-bool IsMotion(const Foreground& fg, double px_per_mm, double max_area_mm2, const TableWatch& table, std::string* why);
+bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table, std::string* why);
 
-// Step 3c: token instances: peaks of the foreground's distance transform, so partly overlapping tokens split.
-std::vector<Instance> FindInstances(const Foreground& fg, double px_per_mm, const cv::Mat& region_labels);
+// Step 5: the foreground explained as tokens (instances.cpp).
+// `reference_lab`: the empty board (as Rectified::lab), for judging "a token" against "nothing" at each spot.
+std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab, const calibration::TokenModel& model,
+                                    const cv::Mat& region_labels, const ObserverOptions& options, cv::Mat* unexplained = nullptr);
+// A kind's footprint placed at an instance: CV_8U mask in board pixels (kBoardPxPerMm) painted into `canvas`.
+void PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm, double rotation_rad, cv::Mat& canvas);
 
-// Step 4: names each instance and reports every region.
-// An instance whose centre lies under glare (`glare`, may be empty) gets a confidence below any threshold.
-void ClassifyInstances(std::vector<Instance>& instances, const Rectified& frame, const cv::Mat& glare, double px_per_mm,
-                       const calibration::AppearanceModel& model);
-Observation CountRegions(const std::vector<Instance>& instances, const engine::Map& map, const cv::Mat& glare,
-                         const cv::Mat& region_labels, double min_confidence);
+// Step 6: stacks (stacks.cpp): tokens whose shadow or side wall says they stand taller than one token.
+void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const calibration::TokenModel& model);
+
+// Step 7: every region (count.cpp). `blind` (optional): pixels glare saturated; `unexplained` (optional):
+// foreground no token explains. A region holding a token's worth of either is uncertain.
+Observation CountRegions(const std::vector<Instance>& instances, const engine::Map& map, const cv::Mat& blind,
+                         const cv::Mat& region_labels, const cv::Mat& unexplained, double min_confidence);
 
 }  // namespace swref::vision

@@ -1,6 +1,8 @@
 // Step 1 of the pipeline: where the board is in this frame. With corner markers: find them on a half-size copy
-// (4x fewer pixels to search), then place their corners to a fraction of a pixel on the full frame. Without
-// markers: ORB features matched to the empty-board reference photo, refined by ECC (calibration/board_setup).
+// (4x fewer pixels to search), place their corners to a fraction of a pixel on the full frame, undo the lens on
+// those corners, and fit the homography. Without markers: ORB features matched to the empty-board reference
+// photo, refined by ECC (calibration/board_setup). Then the maps that take each board pixel out of the frame in
+// one cv::remap, lens and all: the frame itself is never undistorted.
 #include <opencv2/aruco.hpp>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
@@ -10,7 +12,8 @@
 namespace swref::vision {
 
 engine::Result<calibration::BoardPose> RegisterFrame(const cv::Mat& frame, const calibration::Layout& layout,
-                                                     const calibration::FeatureRegistration* features) {
+                                                     const calibration::FeatureRegistration* features, const cv::Matx33d& K,
+                                                     const std::vector<double>& dist) {
   using R = engine::Result<calibration::BoardPose>;
   if (!layout.markers) {
     if (features) return features->Register(frame, "frame");
@@ -48,6 +51,11 @@ engine::Result<calibration::BoardPose> RegisterFrame(const cv::Mat& frame, const
   }
   cv::cornerSubPix(grey, image_pts, cv::Size(5, 5), cv::Size(-1, -1), cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 40, 0.01));
   std::vector<cv::Point2d> img(image_pts.begin(), image_pts.end());
+  if (!dist.empty()) {
+    std::vector<cv::Point2d> undistorted;
+    cv::undistortPoints(img, undistorted, K, dist, cv::noArray(), K);
+    img = undistorted;
+  }
   const cv::Mat h = cv::findHomography(board_pts, img, 0);
   if (h.empty()) return R::Error("the markers do not give a usable board position");
   pose.image_from_board = cv::Matx33d(h);
@@ -57,6 +65,56 @@ engine::Result<calibration::BoardPose> RegisterFrame(const cv::Mat& frame, const
   for (size_t i = 0; i < back.size(); ++i) sq += std::pow(cv::norm(back[i] - img[i]), 2);
   pose.residual_px = std::sqrt(sq / back.size());
   return pose;
+}
+
+void MakeMaps(const cv::Matx33d& image_from_board, const cv::Matx33d& board_from_pixel, cv::Size size, const cv::Matx33d& K,
+              const std::vector<double>& dist, cv::Mat* map1, cv::Mat* map2) {
+  const cv::Matx33d H = image_from_board * board_from_pixel;
+  const bool lens = !dist.empty();
+  const double fx = K(0, 0), fy = K(1, 1), cx = K(0, 2), cy = K(1, 2);
+  double k[5] = {0};
+  for (size_t i = 0; i < dist.size() && i < 5; ++i) k[i] = dist[i];
+  auto project = [&](double u, double v) {
+    const double w = H(2, 0) * u + H(2, 1) * v + H(2, 2);
+    double x = (H(0, 0) * u + H(0, 1) * v + H(0, 2)) / w, y = (H(1, 0) * u + H(1, 1) * v + H(1, 2)) / w;
+    if (lens) {
+      // OpenCV's lens model (k1, k2, p1, p2, k3) on the normalised point.
+      const double xn = (x - cx) / fx, yn = (y - cy) / fy, r2 = xn * xn + yn * yn;
+      const double radial = 1 + r2 * (k[0] + r2 * (k[1] + r2 * k[4]));
+      x = (xn * radial + 2 * k[2] * xn * yn + k[3] * (r2 + 2 * xn * xn)) * fx + cx;
+      y = (yn * radial + k[2] * (r2 + 2 * yn * yn) + 2 * k[3] * xn * yn) * fy + cy;
+    }
+    return cv::Point2f(static_cast<float>(x), static_cast<float>(y));
+  };
+  // The mapping is smooth: exact on a grid every kStep pixels, bilinear in between (well under 0.01 px off).
+  constexpr int kStep = 8;
+  const int gw = size.width / kStep + 2, gh = size.height / kStep + 2;
+  std::vector<cv::Point2f> grid(static_cast<size_t>(gw) * gh);
+  for (int j = 0; j < gh; ++j)
+    for (int i = 0; i < gw; ++i) grid[static_cast<size_t>(j) * gw + i] = project(i * kStep, j * kStep);
+  cv::Mat xy(size, CV_32FC2);
+  for (int v = 0; v < size.height; ++v) {
+    const int j = v / kStep;
+    const float ty = static_cast<float>(v - j * kStep) / kStep;
+    cv::Vec2f* row = xy.ptr<cv::Vec2f>(v);
+    for (int u = 0; u < size.width; ++u) {
+      const int i = u / kStep;
+      const float tx = static_cast<float>(u - i * kStep) / kStep;
+      const cv::Point2f* g0 = &grid[static_cast<size_t>(j) * gw + i];
+      const cv::Point2f* g1 = g0 + gw;
+      const cv::Point2f top = g0[0] + (g0[1] - g0[0]) * tx, bottom = g1[0] + (g1[1] - g1[0]) * tx;
+      const cv::Point2f p = top + (bottom - top) * ty;
+      row[u] = {p.x, p.y};
+    }
+  }
+  cv::convertMaps(xy, cv::Mat(), *map1, *map2, CV_16SC2);
+}
+
+void MakeBoardMaps(FramePose& fp, cv::Size2d board_mm, const cv::Matx33d& K, const std::vector<double>& dist) {
+  const cv::Size size(cvRound(board_mm.width * kBoardPxPerMm), cvRound(board_mm.height * kBoardPxPerMm));
+  // Board pixel (u, v) has its centre at board mm ((u + 0.5) / ppm, (v + 0.5) / ppm).
+  const double s = 1 / kBoardPxPerMm;
+  MakeMaps(fp.pose.image_from_board, cv::Matx33d(s, 0, 0.5 * s, 0, s, 0.5 * s, 0, 0, 1), size, K, dist, &fp.map1, &fp.map2);
 }
 
 }  // namespace swref::vision

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "calibration/mat.h"
 #include "engine/components.h"
@@ -27,12 +28,14 @@ engine::Result<calibration::BoardSetup> SetupBoard(const calibration::SetupReque
 
 namespace {
 
-// The report and the model file of an enrolled model.
-engine::Result<EnrollReport> SaveModel(const std::string& setup_dir, const calibration::AppearanceModel* model) {
+// Builds the model, writes SETUP/tokens/model.json and the report.
+engine::Result<EnrollReport> BuildAndSave(const std::string& setup_dir, const std::vector<calibration::EnrollPatch>& patches) {
   using R = engine::Result<EnrollReport>;
+  auto model = calibration::TokenModel::Build(patches);
+  if (!model) return R::Error(model.error());
   EnrollReport report;
-  report.kinds = model->LeaveOneOut();
-  for (const auto& k : report.kinds) report.samples += k.samples;  // photos, not their light variants
+  report.kinds = model->quality();
+  for (const auto& k : report.kinds) report.samples += k.samples;
   report.look_alikes = model->LookAlikes();
   const auto have = model->Kinds();
   for (const std::string& k : TokenKinds()) {
@@ -55,15 +58,29 @@ engine::Result<EnrollReport> SaveModel(const std::string& setup_dir, const calib
   return report;
 }
 
+// The token's centre in a mat cell's crop: the middle of the footprint near the cell's centre (the label along
+// the cell's bottom and the outline are left out).
+cv::Point2d CellTokenCentre(const calibration::CellCrop& c) {
+  const cv::Point2d mid((c.crop.cols - 1) / 2.0, (c.crop.rows - 1) / 2.0);
+  if (c.mask.empty()) return mid;
+  cv::Mat near = cv::Mat::zeros(c.mask.size(), CV_8U);
+  cv::circle(near, cv::Point(cvRound(mid.x), cvRound(mid.y)), cvRound(0.42 * std::min(c.crop.cols, c.crop.rows)), cv::Scalar(255), cv::FILLED);
+  const cv::Moments m = cv::moments(c.mask & near, true);
+  return m.m00 > 0 ? cv::Point2d(m.m10 / m.m00, m.m01 / m.m00) : mid;
+}
+
 }  // namespace
 
 engine::Result<EnrollReport> EnrollFromCrops(const std::string& setup_dir, const std::string& crops_dir) {
   using R = engine::Result<EnrollReport>;
   auto setup = calibration::ReadSetup(setup_dir);
   if (!setup) return R::Error(setup.error());
-  auto model = calibration::EnrollFromCrops(crops_dir, TokenKinds());
-  if (!model) return R::Error(model.error());
-  return SaveModel(setup_dir, &*model);
+  // The crops come from the table camera: their scale is the board's in the reference photo.
+  const cv::Size2d b = setup->layout.board_mm;
+  const double px_per_mm = calibration::PxPerMmAt(setup->pose.image_from_board, {b.width / 2, b.height / 2});
+  auto patches = calibration::ReadCropFolder(crops_dir, TokenKinds(), px_per_mm);
+  if (!patches) return R::Error(patches.error());
+  return BuildAndSave(setup_dir, *patches);
 }
 
 engine::Result<EnrollReport> EnrollFromMat(const std::string& setup_dir, const std::vector<std::string>& front,
@@ -73,7 +90,8 @@ engine::Result<EnrollReport> EnrollFromMat(const std::string& setup_dir, const s
   if (!setup) return R::Error(setup.error());
   if (front.empty()) return R::Error("--mat: at least one photo of the mat with the tokens' active sides up");
   const calibration::MatGeometry mat = calibration::Mat(paper);
-  calibration::AppearanceModel model;
+  std::vector<calibration::EnrollPatch> patches;
+  int group = 0;
   auto add = [&](const std::string& path, bool turned) -> std::string {
     const cv::Mat photo = cv::imread(path, cv::IMREAD_COLOR);
     if (photo.empty()) return path + ": cannot read the photo";
@@ -84,8 +102,16 @@ engine::Result<EnrollReport> EnrollFromMat(const std::string& setup_dir, const s
     for (size_t i = 0; i < read->cells.size(); ++i) {
       const calibration::CellCrop& c = read->cells[i];
       if (!c.visible || !c.occupied) continue;
-      model.AddCrop(turned ? mat.cells[i].flipped_kind : mat.cells[i].kind, c.crop);
+      calibration::EnrollPatch p;
+      p.kind = turned ? mat.cells[i].flipped_kind : mat.cells[i].kind;
+      p.bgr = c.crop;
+      p.px_per_mm = calibration::kCropPxPerMm;
+      p.centre_px = CellTokenCentre(c);
+      p.group = group;
+      p.where = path + ", cell '" + mat.cells[i].kind + "'";
+      patches.push_back(std::move(p));
     }
+    ++group;
     return "";
   };
   for (const auto& p : front) {
@@ -94,8 +120,7 @@ engine::Result<EnrollReport> EnrollFromMat(const std::string& setup_dir, const s
   for (const auto& p : flipped) {
     if (auto problem = add(p, true); !problem.empty()) return R::Error(problem);
   }
-  model.Finish();
-  return SaveModel(setup_dir, &model);
+  return BuildAndSave(setup_dir, patches);
 }
 
 }  // namespace swref::core

@@ -1,11 +1,11 @@
 // Setting up a table before a game (`swref setup board`, `swref enroll`): the board's setup folder, then the
-// appearance model of the players' own tokens inside it. The GUI's setup wizard calls the same functions.
+// token model of the players' own tokens inside it. The GUI's setup wizard calls the same functions.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "calibration/appearance.h"
+#include "calibration/token_model.h"
 #include "calibration/board_setup.h"
 #include "engine/result.h"
 

@@ -1,0 +1,578 @@
+#include "calibration/token_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+#include <set>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace swref::calibration {
+namespace {
+
+constexpr double kPpm = kMatchPxPerMm;
+// Sensor noise and small misalignment, per channel, Lab^2: the floor under every sample's variance.
+constexpr float kNoiseVar[kChannels] = {12.0f, 8.0f, 8.0f};
+constexpr double kCentreStepMm = 0.5;  // the centre search's grid step ...
+constexpr int kCentreSteps = 3;        // ... and reach: +-1.5 mm
+
+struct Photo {
+  const EnrollPatch* patch = nullptr;
+  cv::Mat lab;                         // at kPpm
+  cv::Point2d centre;                  // refined, pixels of `lab`
+  PolarSamples samples;                // at `centre`, grid rotation 0
+  int shift = 0;                       // onto the kind's template: samples[a] ~ template[a + shift]
+  LabOffset offset = kNoOffset;        // ... once this is added: its light against the others'
+};
+
+// The samples turned into the template's frame, their light offset added: aligned[b] = samples[b - shift] + offset.
+PolarSamples Align(const PolarSamples& s, int shift, const LabOffset& offset = kNoOffset) {
+  PolarSamples out(s.size());
+  for (int row = 0; row < kPolarRows; ++row) {
+    const float o = offset[row / kRings];
+    for (int b = 0; b < kAngles; ++b) out[row * kAngles + b] = s[row * kAngles + ((b - shift) % kAngles + kAngles) % kAngles] + o;
+  }
+  return out;
+}
+
+// 1 for an error a clean view gives (a few Lab units RMS), falling to 0 at kMaxError.
+double AbsoluteFit(double error) { return std::clamp((TokenModel::kMaxError - error) / (TokenModel::kMaxError - TokenModel::kGoodError), 0.0, 1.0); }
+
+int ArgMin(const std::array<float, kAngles>& e) { return static_cast<int>(std::min_element(e.begin(), e.end()) - e.begin()); }
+
+// Mean and weight of aligned photos; with `footprint_mask` (kRings*kAngles, optional) samples outside get weight 0.
+void MeanAndWeight(const std::vector<PolarSamples>& aligned, std::vector<float>* mean, std::vector<float>* weight,
+                   const std::vector<uint8_t>* footprint_mask = nullptr) {
+  const size_t n = aligned.size();
+  mean->assign(kPolarSize, 0);
+  weight->assign(kPolarSize, 0);
+  for (const auto& a : aligned)
+    for (int i = 0; i < kPolarSize; ++i) (*mean)[i] += a[i] / n;
+  for (int i = 0; i < kPolarSize; ++i) {
+    double var = 0;
+    for (const auto& a : aligned) var += std::pow(a[i] - (*mean)[i], 2);
+    var = n > 1 ? var / (n - 1) : 0;
+    const int channel = i / (kRings * kAngles);
+    // Few photos say little about the spread: the floor grows as they get fewer.
+    const double floor = kNoiseVar[channel] * (1.0 + 2.0 / n);
+    (*weight)[i] = static_cast<float>(1.0 / (floor + var));
+    if (footprint_mask && !(*footprint_mask)[i % (kRings * kAngles)]) (*weight)[i] = 0;
+  }
+}
+
+// Turns every photo of a kind onto a common orientation and centre: each is aligned to the current mean (first:
+// the photo most like the others), its centre nudged on a small grid to fit better; twice over.
+void AlignPhotos(std::vector<Photo>& photos, const PolarSpec& spec) {
+  const std::vector<float> ones(kPolarSize, 1.0f);
+  auto best_shift = [&](const PolarSamples& s, const TemplateSpectra& t, double* err) {
+    const auto e = RotationErrors(MakeSpectra(s), t);
+    const int k = ArgMin(e);
+    if (err) *err = e[k];
+    return k;
+  };
+  // The starting reference: the photo with the smallest summed error against all others.
+  size_t ref = 0;
+  if (photos.size() > 2) {
+    double best = 1e300;
+    for (size_t i = 0; i < photos.size(); ++i) {
+      const TemplateSpectra t = MakeSpectra(photos[i].samples, ones);
+      double sum = 0;
+      for (size_t j = 0; j < photos.size(); ++j) {
+        double e = 0;
+        if (j != i) best_shift(photos[j].samples, t, &e);
+        sum += e;
+      }
+      if (sum < best) best = sum, ref = i;
+    }
+  }
+  std::vector<float> mean(photos[ref].samples.begin(), photos[ref].samples.end()), weight = ones;
+  for (int round = 0; round < 3; ++round) {
+    const TemplateSpectra t = MakeSpectra(mean, weight);
+    for (Photo& p : photos) {
+      double err = 0;
+      p.shift = best_shift(p.samples, t, &err);
+      // The centre: the grid point with the least error, searched around the current one.
+      cv::Point2d best_c = p.centre;
+      PolarSamples s;
+      for (int dy = -kCentreSteps; dy <= kCentreSteps; ++dy) {
+        for (int dx = -kCentreSteps; dx <= kCentreSteps; ++dx) {
+          if (!dx && !dy) continue;
+          const cv::Point2d c = p.centre + cv::Point2d(dx, dy) * (kCentreStepMm * kPpm);
+          SamplePolar(p.lab, c, spec, 0, &s);
+          double e = 0;
+          const int k = best_shift(s, t, &e);
+          if (e < err) err = e, best_c = c, p.shift = k;
+        }
+      }
+      if (best_c != p.centre) p.centre = best_c, SamplePolar(p.lab, p.centre, spec, 0, &p.samples);
+    }
+    // Each photo's light against the others' (a lamp's gradient and vignetting differ across the photos).
+    for (Photo& p : photos) p.offset = FitOffset(p.samples, mean, weight, p.shift, TokenModel::kCap);
+    std::vector<PolarSamples> aligned;
+    for (const Photo& p : photos) aligned.push_back(Align(p.samples, p.shift, p.offset));
+    MeanAndWeight(aligned, &mean, &weight);
+  }
+}
+
+// The photo turned into the template's orientation, on a square canvas of `half` pixels each side of the centre.
+cv::Mat Upright(const Photo& p, int half) {
+  const double rotation_deg = -p.shift * 360.0 / kAngles;  // the photo's token is the template turned by this
+  // Undo it: turn the photo by -rotation (towards -y) about its centre, and put the centre at the canvas centre.
+  cv::Mat m = cv::getRotationMatrix2D(p.centre, rotation_deg, 1.0);  // OpenCV: positive = towards -y on screen
+  m.at<double>(0, 2) += half - p.centre.x;
+  m.at<double>(1, 2) += half - p.centre.y;
+  cv::Mat out;
+  cv::warpAffine(p.lab, out, m, cv::Size(2 * half + 1, 2 * half + 1), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  return out;
+}
+
+// Where the token is, in the template's orientation: pixels where the photos agree with each other (the token)
+// while what lies around the token differs (the board); or, with one photo or a plain background, pixels that
+// differ from the background's colour. The result is the blob at the centre, holes filled.
+cv::Mat Footprint(const std::vector<Photo>& photos, int half) {
+  const int side = 2 * half + 1;
+  std::vector<cv::Mat> up;
+  for (const Photo& p : photos) up.push_back(Upright(p, half));
+  cv::Mat mean = cv::Mat::zeros(side, side, CV_32FC3);
+  for (const cv::Mat& u : up) mean += u / static_cast<double>(up.size());
+  cv::Mat spread = cv::Mat::zeros(side, side, CV_32F);
+  for (const cv::Mat& u : up) {
+    cv::Mat d = u - mean, d2;
+    cv::multiply(d, d, d2);
+    std::vector<cv::Mat> ch;
+    cv::split(d2, ch);
+    cv::Mat s;
+    cv::sqrt(ch[0] + ch[1] + ch[2], s);
+    spread += s / static_cast<double>(up.size());
+  }
+  // The background: a band along the canvas's edge.
+  cv::Mat band(side, side, CV_8U, cv::Scalar(255));
+  const int inset = std::max(2, side / 14);
+  band(cv::Rect(inset, inset, side - 2 * inset, side - 2 * inset)).setTo(0);
+  const double bg_spread = cv::mean(spread, band)[0];
+  cv::Mat token;
+  if (photos.size() >= 3 && bg_spread > 8) {
+    token = spread < 0.45 * bg_spread;
+  } else {
+    // Distance of the mean colour from the band's median colour.
+    std::vector<cv::Mat> ch;
+    cv::split(mean, ch);
+    cv::Mat diff = cv::Mat::zeros(side, side, CV_32F);
+    for (int c = 0; c < 3; ++c) {
+      std::vector<float> v;
+      for (int y = 0; y < side; ++y)
+        for (int x = 0; x < side; ++x)
+          if (band.at<uchar>(y, x)) v.push_back(ch[c].at<float>(y, x));
+      std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+      cv::Mat d = ch[c] - v[v.size() / 2];
+      diff += d.mul(d);
+    }
+    cv::sqrt(diff, diff);
+    token = diff > 10;
+  }
+  cv::morphologyEx(token, token, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
+  cv::morphologyEx(token, token, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
+  // The blob holding the centre (or the nearest one), holes filled.
+  cv::Mat labels;
+  cv::connectedComponents(token, labels, 8, CV_32S);
+  int keep = labels.at<int>(half, half);
+  if (keep == 0) {
+    double best = 1e9;
+    for (int y = 0; y < side; ++y)
+      for (int x = 0; x < side; ++x)
+        if (labels.at<int>(y, x) && std::hypot(x - half, y - half) < best) best = std::hypot(x - half, y - half), keep = labels.at<int>(y, x);
+  }
+  cv::Mat blob = labels == keep;
+  cv::Mat outside = blob.clone();
+  cv::copyMakeBorder(outside, outside, 1, 1, 1, 1, cv::BORDER_CONSTANT, 0);
+  cv::floodFill(outside, cv::Point(0, 0), 255);
+  outside = outside(cv::Rect(1, 1, side, side));
+  return blob | ~outside;
+}
+
+// kRings x kAngles: 1 where a polar sample of the template lies inside its footprint (shrunk by a pixel).
+std::vector<uint8_t> FootprintSamples(const cv::Mat& footprint, const PolarSpec& spec) {
+  cv::Mat inner;
+  cv::erode(footprint, inner, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
+  const int half = footprint.cols / 2;
+  std::vector<uint8_t> m(static_cast<size_t>(kRings) * kAngles, 0);
+  for (int r = 0; r < kRings; ++r) {
+    for (int a = 0; a < kAngles; ++a) {
+      const double rad = (r + 0.5) * spec.radius_mm * spec.px_per_mm / kRings, th = 2 * CV_PI * a / kAngles;
+      const int x = cvRound(half + rad * std::cos(th)), y = cvRound(half + rad * std::sin(th));
+      m[static_cast<size_t>(r) * kAngles + a] = x >= 0 && y >= 0 && x < inner.cols && y < inner.rows && inner.at<uchar>(y, x);
+    }
+  }
+  return m;
+}
+
+// The canvas for a footprint: as far as every photo reaches from the token's centre.
+int Reach(const std::vector<Photo>& photos) {
+  int half = 1000;
+  for (const Photo& p : photos) {
+    half = std::min({half, static_cast<int>(p.centre.x), static_cast<int>(p.centre.y), static_cast<int>(p.lab.cols - 1 - p.centre.x),
+                     static_cast<int>(p.lab.rows - 1 - p.centre.y)});
+  }
+  return std::max(half, 3);
+}
+
+// A template from a kind's photos (already aligned); its footprint and size from the photos.
+KindTemplate MakeTemplate(const std::string& kind, std::vector<Photo>& photos, const PolarSpec& spec, int half) {
+  KindTemplate t;
+  t.kind = kind;
+  t.photos = static_cast<int>(photos.size());
+  t.footprint = Footprint(photos, half);
+  const cv::Rect box = cv::boundingRect(t.footprint);
+  t.size_mm = std::max(box.width, box.height) / kPpm;
+  const std::vector<uint8_t> inside = FootprintSamples(t.footprint, spec);
+  std::vector<PolarSamples> aligned;
+  for (const Photo& p : photos) aligned.push_back(Align(p.samples, p.shift, p.offset));
+  MeanAndWeight(aligned, &t.mean, &t.weight, &inside);
+  return t;
+}
+
+std::string Hex(const cv::Mat& mask) {  // a binary mask row by row, '0'/'1'
+  std::string s;
+  for (int y = 0; y < mask.rows; ++y)
+    for (int x = 0; x < mask.cols; ++x) s += mask.at<uchar>(y, x) ? '1' : '0';
+  return s;
+}
+
+}  // namespace
+
+cv::Mat MatchLab(const cv::Mat& bgr) {
+  cv::Mat f, lab;
+  bgr.convertTo(f, CV_32FC3, 1.0 / 255);
+  cv::GaussianBlur(f, f, cv::Size(), kMatchBlurPx);
+  cv::cvtColor(f, lab, cv::COLOR_BGR2Lab);
+  return lab;
+}
+
+engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& patches) {
+  using R = engine::Result<TokenModel>;
+  const PolarSpec spec;
+  std::map<std::string, std::vector<Photo>> by_kind;
+  for (const EnrollPatch& p : patches) {
+    if (p.bgr.empty() || p.bgr.type() != CV_8UC3) return R::Error(p.where + ": expected a colour image");
+    if (!(p.px_per_mm > 0.5 && p.px_per_mm < 50)) return R::Error(p.where + ": scale " + std::to_string(p.px_per_mm) + " px/mm is out of range");
+    Photo ph;
+    ph.patch = &p;
+    const double f = kPpm / p.px_per_mm;
+    cv::Mat scaled;
+    cv::resize(p.bgr, scaled, cv::Size(), f, f, f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    ph.lab = MatchLab(scaled);
+    const cv::Point2d c = p.centre_px.x < 0 ? cv::Point2d((p.bgr.cols - 1) / 2.0, (p.bgr.rows - 1) / 2.0) : p.centre_px;
+    ph.centre = {(c.x + 0.5) * f - 0.5, (c.y + 0.5) * f - 0.5};
+    if (std::min({ph.centre.x, ph.centre.y, scaled.cols - 1 - ph.centre.x, scaled.rows - 1 - ph.centre.y}) < spec.radius_mm * kPpm) {
+      return R::Error(p.where + ": the token's centre is too close to the image's edge (the crop must show the whole token)");
+    }
+    SamplePolar(ph.lab, ph.centre, spec, 0, &ph.samples);
+    by_kind[p.kind].push_back(std::move(ph));
+  }
+  if (by_kind.empty()) return R::Error("no enrollment photos");
+  TokenModel model;
+  for (auto& [kind, photos] : by_kind) {
+    AlignPhotos(photos, spec);
+    // The template's centre is the middle of the token's footprint (the centre of its largest inscribed circle):
+    // where the observer's seeds fall for a token lying alone. Each photo's centre moves there, and the photos
+    // are aligned again.
+    const cv::Mat first = Footprint(photos, Reach(photos));
+    cv::Mat padded, dist;
+    cv::copyMakeBorder(first, padded, 1, 1, 1, 1, cv::BORDER_CONSTANT, 0);
+    cv::distanceTransform(padded, dist, cv::DIST_L2, 5);
+    cv::Point inner;
+    cv::minMaxLoc(dist, nullptr, nullptr, nullptr, &inner);
+    const cv::Point2d offset(inner.x - 1 - first.cols / 2, inner.y - 1 - first.rows / 2);
+    if (cv::norm(offset) > 0.5) {
+      for (Photo& p : photos) {
+        const double phi = -p.shift * 2 * CV_PI / kAngles;  // the photo's token is the template turned by phi
+        p.centre += cv::Point2d(offset.x * std::cos(phi) - offset.y * std::sin(phi), offset.x * std::sin(phi) + offset.y * std::cos(phi));
+        SamplePolar(p.lab, p.centre, spec, 0, &p.samples);
+      }
+      AlignPhotos(photos, spec);
+    }
+    model.kinds_.push_back(MakeTemplate(kind, photos, spec, Reach(photos)));
+  }
+  model.Derive();
+  // Leave one group out: its kind's template made again without it, then its photos named by the whole model.
+  std::map<std::string, KindQuality> q;
+  std::map<std::string, std::map<std::string, int>> wrong;
+  std::map<std::string, std::vector<double>> own_errors;
+  for (size_t k = 0; k < model.kinds_.size(); ++k) {
+    const std::string& kind = model.kinds_[k].kind;
+    std::vector<Photo>& photos = by_kind[kind];
+    std::set<int> groups;
+    for (size_t i = 0; i < photos.size(); ++i) groups.insert(photos[i].patch->group < 0 ? -1000 - static_cast<int>(i) : photos[i].patch->group);
+    for (int g : groups) {
+      std::vector<Photo> rest, out;
+      for (size_t i = 0; i < photos.size(); ++i) {
+        const int pg = photos[i].patch->group < 0 ? -1000 - static_cast<int>(i) : photos[i].patch->group;
+        (pg == g ? out : rest).push_back(photos[i]);
+      }
+      TokenModel loo = model;
+      if (!rest.empty()) {
+        KindTemplate t = MakeTemplate(kind, rest, spec, model.kinds_[k].footprint.cols / 2);
+        t.footprint = model.kinds_[k].footprint;
+        loo.kinds_[k] = std::move(t);
+        loo.kinds_[k].spectra = MakeSpectra(loo.kinds_[k].mean, loo.kinds_[k].weight);
+      }
+      for (const Photo& p : out) {
+        KindQuality& kq = q[kind];
+        kq.kind = kind;
+        ++kq.samples;
+        if (rest.empty()) continue;  // a single photo: nothing to compare it with
+        const std::vector<TokenMatch> m = loo.Rank(p.samples, 2);
+        if (!m.empty() && m[0].kind == kind) kq.loo_accuracy += 1;
+        else if (!m.empty()) ++wrong[kind][m[0].kind];
+        own_errors[kind].push_back(loo.ErrorOf(kind, p.samples, ArgMin(RotationErrors(MakeSpectra(p.samples), loo.kinds_[k].spectra))));
+      }
+    }
+  }
+  for (KindTemplate& t : model.kinds_) {
+    auto& e = own_errors[t.kind];
+    if (!e.empty()) {
+      std::nth_element(e.begin(), e.begin() + e.size() / 2, e.end());
+      t.typical_error = std::max(1.0, e[e.size() / 2]);
+    } else {
+      t.typical_error = 2.0;  // one photo: the weights' own scale (about 1 per sample for a perfect match) doubled
+    }
+  }
+  for (auto& [kind, kq] : q) {
+    const int compared = static_cast<int>(by_kind[kind].size()) > 1 ? kq.samples : 0;
+    kq.loo_accuracy = compared ? kq.loo_accuracy / compared : 1.0;
+    int most = 0;
+    for (const auto& [other, n] : wrong[kind])
+      if (n > most) most = n, kq.most_confused_with = other;
+    model.quality_.push_back(kq);
+  }
+  return model;
+}
+
+void TokenModel::Derive() {
+  for (KindTemplate& t : kinds_) t.spectra = MakeSpectra(t.mean, t.weight);
+}
+
+std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, const std::vector<uint8_t>* mask) const {
+  const SampleSpectra s = MakeSpectra(samples);
+  std::vector<TokenMatch> all;
+  for (const KindTemplate& t : kinds_) {
+    const auto e = RotationErrors(s, t.spectra);
+    // The two deepest minima of the fast (plain least squares) error: with part of the token hidden the best of
+    // them under the robust error is not always the first.
+    int first = ArgMin(e), second = -1;
+    for (int i = 0; i < kAngles; ++i) {
+      const bool local = e[i] <= e[(i + 1) % kAngles] && e[i] <= e[(i + kAngles - 1) % kAngles];
+      const int gap = std::abs(i - first);
+      if (local && std::min(gap, kAngles - gap) > 3 && (second < 0 || e[i] < e[second])) second = i;
+    }
+    TokenMatch m;
+    m.kind = t.kind;
+    m.shift = first;
+    m.offset = FitOffset(samples, t.mean, t.weight, first, kCap, mask);
+    m.error = RobustError(samples, t.mean, t.weight, first, kCap, mask, nullptr, m.offset);
+    if (second >= 0) {
+      const LabOffset o2 = FitOffset(samples, t.mean, t.weight, second, kCap, mask);
+      const double e2 = RobustError(samples, t.mean, t.weight, second, kCap, mask, nullptr, o2);
+      if (e2 < m.error) m.error = e2, m.shift = second, m.offset = o2;
+    }
+    m.rotation_rad = -m.shift * 2 * CV_PI / kAngles;
+    m.fit = m.error / t.typical_error;
+    all.push_back(m);
+  }
+  std::sort(all.begin(), all.end(), [](const TokenMatch& a, const TokenMatch& b) { return a.error < b.error; });
+  if (all.size() > 1) {
+    for (size_t i = 0; i < all.size(); ++i) {
+      const TokenMatch& other = all[i == 0 ? 1 : 0];
+      all[i].runner_up = other.kind;
+      all[i].runner_up_error = other.error;
+    }
+    // Sure when the next kind fits clearly worse and this one fits well in absolute terms.
+    const double ratio = all[1].error / std::max(all[0].error, 1e-6);
+    all[0].confidence = std::clamp((1.0 - 1.0 / ratio) * 1.25, 0.0, 1.0) * AbsoluteFit(all[0].error);
+  } else if (!all.empty()) {
+    all[0].confidence = AbsoluteFit(all[0].error);
+  }
+  if (static_cast<int>(all.size()) > top) all.resize(top);
+  return all;
+}
+
+std::vector<TokenMatch> TokenModel::NamePatch(const EnrollPatch& patch, int top) const {
+  const PolarSpec spec;
+  const double f = kPpm / patch.px_per_mm;
+  cv::Mat scaled;
+  cv::resize(patch.bgr, scaled, cv::Size(), f, f, f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+  const cv::Mat lab = MatchLab(scaled);
+  const cv::Point2d c0 = patch.centre_px.x < 0 ? cv::Point2d((patch.bgr.cols - 1) / 2.0, (patch.bgr.rows - 1) / 2.0) : patch.centre_px;
+  const cv::Point2d c((c0.x + 0.5) * f - 0.5, (c0.y + 0.5) * f - 0.5);
+  std::vector<TokenMatch> best;
+  PolarSamples s;
+  for (int dy = -kCentreSteps; dy <= kCentreSteps; ++dy) {
+    for (int dx = -kCentreSteps; dx <= kCentreSteps; ++dx) {
+      SamplePolar(lab, c + cv::Point2d(dx, dy) * (kCentreStepMm * kPpm), spec, 0, &s);
+      std::vector<TokenMatch> m = Rank(s, top);
+      if (best.empty() || (!m.empty() && m[0].fit < best[0].fit)) best = std::move(m);
+    }
+  }
+  return best;
+}
+
+double TokenModel::ErrorOf(const std::string& kind, const PolarSamples& samples, int shift, const std::vector<uint8_t>* mask,
+                           double* kept_share) const {
+  const KindTemplate* t = Find(kind);
+  if (!t) return 1e9;
+  const LabOffset offset = FitOffset(samples, t->mean, t->weight, shift, kCap, mask);
+  return RobustError(samples, t->mean, t->weight, shift, kCap, mask, kept_share, offset);
+}
+
+const KindTemplate* TokenModel::Find(const std::string& kind) const {
+  for (const KindTemplate& t : kinds_)
+    if (t.kind == kind) return &t;
+  return nullptr;
+}
+
+std::vector<std::string> TokenModel::Kinds() const {
+  std::vector<std::string> k;
+  for (const KindTemplate& t : kinds_) k.push_back(t.kind);
+  return k;
+}
+
+double TokenModel::max_size_mm() const {
+  double m = 0;
+  for (const KindTemplate& t : kinds_) m = std::max(m, t.size_mm);
+  return m;
+}
+
+std::vector<std::pair<std::string, std::string>> TokenModel::LookAlikes(double ratio) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t i = 0; i < kinds_.size(); ++i) {
+    const SampleSpectra s = MakeSpectra(kinds_[i].mean);
+    for (size_t j = 0; j < kinds_.size(); ++j) {
+      if (i == j) continue;
+      const auto e = RotationErrors(s, kinds_[j].spectra);
+      const int k = ArgMin(e);
+      const LabOffset o = FitOffset(kinds_[i].mean, kinds_[j].mean, kinds_[j].weight, k, kCap);
+      const double d = RobustError(kinds_[i].mean, kinds_[j].mean, kinds_[j].weight, k, kCap, nullptr, nullptr, o);
+      if (d < ratio * std::max(kinds_[i].typical_error, kinds_[j].typical_error)) out.emplace_back(std::min(kinds_[i].kind, kinds_[j].kind), std::max(kinds_[i].kind, kinds_[j].kind));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+nlohmann::json TokenModel::ToJson() const {
+  nlohmann::json doc;
+  doc["format"] = kTokenModelFormat;
+  doc["polar"] = {{"rings", kRings}, {"angles", kAngles}, {"radius_mm", PolarSpec{}.radius_mm}, {"px_per_mm", kPpm}};
+  doc["kinds"] = nlohmann::json::array();
+  for (const KindTemplate& t : kinds_) {
+    doc["kinds"].push_back({{"kind", t.kind},
+                            {"size_mm", t.size_mm},
+                            {"photos", t.photos},
+                            {"typical_error", t.typical_error},
+                            {"mean", t.mean},
+                            {"weight", t.weight},
+                            {"footprint", {{"side", t.footprint.cols}, {"bits", Hex(t.footprint)}}}});
+  }
+  return doc;
+}
+
+engine::Result<TokenModel> TokenModel::FromJson(const nlohmann::json& doc, const std::string& where) {
+  using R = engine::Result<TokenModel>;
+  try {
+    if (!doc.is_object() || doc.value("format", "") != kTokenModelFormat) {
+      return R::Error(where + ".format: expected \"" + kTokenModelFormat + "\" (enroll the tokens again with this version)");
+    }
+    const auto& polar = doc.at("polar");
+    if (polar.at("rings").get<int>() != kRings || polar.at("angles").get<int>() != kAngles || polar.at("px_per_mm").get<double>() != kPpm) {
+      return R::Error(where + ".polar: made with another sampling grid; enroll the tokens again");
+    }
+    const auto& kinds = doc.at("kinds");
+    if (!kinds.is_array() || kinds.empty()) return R::Error(where + ".kinds: expected a non-empty array");
+    TokenModel m;
+    for (size_t i = 0; i < kinds.size(); ++i) {
+      const std::string at = where + ".kinds[" + std::to_string(i) + "]";
+      const auto& k = kinds[i];
+      KindTemplate t;
+      t.kind = k.at("kind").get<std::string>();
+      t.size_mm = k.at("size_mm").get<double>();
+      t.photos = k.at("photos").get<int>();
+      t.typical_error = k.at("typical_error").get<double>();
+      t.mean = k.at("mean").get<std::vector<float>>();
+      t.weight = k.at("weight").get<std::vector<float>>();
+      if (t.mean.size() != static_cast<size_t>(kPolarSize) || t.weight.size() != t.mean.size()) {
+        return R::Error(at + ".mean: expected " + std::to_string(kPolarSize) + " samples in mean and weight");
+      }
+      if (!(t.size_mm > 1 && t.size_mm < 200) || !(t.typical_error > 0)) return R::Error(at + ": size_mm or typical_error out of range");
+      for (float w : t.weight)
+        if (!(w >= 0) || !std::isfinite(w)) return R::Error(at + ".weight: expected finite weights >= 0");
+      const int side = k.at("footprint").at("side").get<int>();
+      const std::string bits = k.at("footprint").at("bits").get<std::string>();
+      if (side < 3 || side > 1001 || side % 2 == 0 || bits.size() != static_cast<size_t>(side) * side) {
+        return R::Error(at + ".footprint: expected an odd side and side*side bits");
+      }
+      t.footprint = cv::Mat(side, side, CV_8U);
+      for (int j = 0; j < side * side; ++j) t.footprint.data[j] = bits[j] == '1' ? 255 : 0;
+      m.kinds_.push_back(std::move(t));
+    }
+    m.Derive();
+    return m;
+  } catch (const nlohmann::json::exception& e) {
+    return R::Error(where + ": " + e.what());
+  }
+}
+
+engine::Result<std::vector<EnrollPatch>> ReadCropFolder(const std::string& dir, const std::vector<std::string>& known_kinds,
+                                                        double board_px_per_mm) {
+  namespace fs = std::filesystem;
+  using R = engine::Result<std::vector<EnrollPatch>>;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return R::Error(dir + ": not a folder (expected DIR/<token kind>/*.png)");
+  std::vector<fs::path> folders;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_directory()) folders.push_back(e.path());
+  std::sort(folders.begin(), folders.end());
+  std::vector<EnrollPatch> out;
+  for (const fs::path& folder : folders) {
+    const std::string kind = folder.filename().string();
+    if (!known_kinds.empty() && std::find(known_kinds.begin(), known_kinds.end(), kind) == known_kinds.end()) {
+      return R::Error(folder.string() + ": '" + kind + "' is not a token kind (a race id, race id + _decline, lost_tribe or a piece id)");
+    }
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(folder, ec)) {
+      std::string ext = e.path().extension().string();
+      std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+      if (e.is_regular_file() && (ext == ".png" || ext == ".jpg" || ext == ".jpeg")) files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) return R::Error(folder.string() + ": no .png or .jpg crops in it");
+    std::vector<EnrollPatch> kind_patches;
+    std::vector<double> sizes;
+    for (const fs::path& f : files) {
+      EnrollPatch p;
+      p.kind = kind;
+      p.where = f.string();
+      p.bgr = cv::imread(f.string(), cv::IMREAD_COLOR);
+      if (p.bgr.empty()) return R::Error(f.string() + ": cannot read the image");
+      if (p.bgr.cols < 16 || p.bgr.rows < 16) {
+        return R::Error(f.string() + ": the crop is too small (" + std::to_string(p.bgr.cols) + "x" + std::to_string(p.bgr.rows) + "; at least 16x16)");
+      }
+      sizes.push_back(2.0 / 3.0 * std::min(p.bgr.cols, p.bgr.rows) / board_px_per_mm);
+      kind_patches.push_back(std::move(p));
+    }
+    // The crop convention (the token spans 2/3 of the side) gives each crop's own scale once the kind's size is
+    // known; the size is the median over its crops at the board's scale.
+    std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
+    const double size_mm = sizes[sizes.size() / 2];
+    for (EnrollPatch& p : kind_patches) {
+      p.px_per_mm = 2.0 / 3.0 * std::min(p.bgr.cols, p.bgr.rows) / size_mm;
+      out.push_back(std::move(p));
+    }
+  }
+  if (out.empty()) return R::Error(dir + ": no kind folders (expected DIR/<token kind>/*.png)");
+  return out;
+}
+
+}  // namespace swref::calibration

@@ -1,0 +1,118 @@
+// The token model made at enrollment (`swref enroll`, SETUP/tokens/model.json, format swref-tokens/2) and used
+// by the observer to name every token it sees, with its rotation and how sure it is.
+//
+// Each kind gets a template: the token's colours (CIELab) on polar rings around its centre (polar.h), in one
+// orientation, averaged over its enrollment photos after turning each onto the others (the rotation search of
+// polar.h, then a small search of the centre), with a weight per sample: 1 / (noise^2 + the photos' variance
+// there), and 0 outside the token's footprint. The footprint, the token's outline in that orientation, is
+// where the photos agree with each other and differ from what lies around the token (the board under it changes
+// from photo to photo; on the mat, the plain paper).
+//
+// A photo of a token (an "enrollment patch") is any BGR image with the token near its centre and its scale
+// known: the mat reader gives cells at 6 px/mm; a crop folder's images follow the crop convention (the token
+// centred and spanning 2/3 of the crop's side), their scale taken from the board's scale in the setup's reference
+// photo (the crops come from the table camera).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+
+#include "calibration/polar.h"
+#include "engine/result.h"
+
+namespace swref::calibration {
+
+inline constexpr const char* kTokenModelFormat = "swref-tokens/2";
+
+struct KindTemplate {
+  std::string kind;
+  double size_mm = 25;                 // the footprint's larger extent
+  std::vector<float> mean;             // kPolarSize samples, Lab
+  std::vector<float> weight;           // kPolarSize, 1 / Lab^2; 0 outside the footprint
+  cv::Mat footprint;                   // CV_8U at kMatchPxPerMm, square, odd side, the centre at the centre pixel
+  int photos = 0;
+  double typical_error = 1;            // median robust error of its own photos, each left out of the template
+  TemplateSpectra spectra;             // derived from mean and weight (not stored)
+};
+
+// How one candidate was named.
+struct TokenMatch {
+  std::string kind;
+  double rotation_rad = 0;             // the token seen is the template turned by this (towards +y)
+  int shift = 0;                       // the rotation as a template shift (polar.h)
+  LabOffset offset = kNoOffset;        // the light offset that fits best (polar.h)
+  double error = 0;                    // robust error at that rotation and offset, Lab^2 (weighted mean)
+  double fit = 0;                      // error / the kind's typical error: ~1 for a clean view of that kind
+  std::string runner_up;               // the next kind
+  double runner_up_error = 0;
+  double confidence = 0;               // 0..1: how much better than the next kind, and how well in absolute terms
+};
+
+struct KindQuality {
+  std::string kind;
+  int samples = 0;                     // photos
+  double loo_accuracy = 0;             // share of its photos named right by a model made without them
+  std::string most_confused_with;
+};
+
+struct EnrollPatch {
+  std::string kind;
+  cv::Mat bgr;                         // the photo of the token (CV_8UC3)
+  double px_per_mm = 0;                // its scale
+  cv::Point2d centre_px{-1, -1};       // the token's centre; (-1, -1): the image's centre
+  int group = -1;                      // photos of one physical shot share a group (left out together)
+  std::string where;                   // names it in errors ("crops/hero/00003.png")
+};
+
+class TokenModel {
+ public:
+  // Builds every kind's template from its patches. Errors name the patch or kind.
+  static engine::Result<TokenModel> Build(const std::vector<EnrollPatch>& patches);
+
+  // The best kinds for a candidate's samples, best first (at most `top`), each at its best rotation, errors capped
+  // at `cap` per sample. `mask` (kRings * kAngles, optional): samples to ignore (hidden by another token).
+  std::vector<TokenMatch> Rank(const PolarSamples& samples, int top = 3, const std::vector<uint8_t>* mask = nullptr) const;
+  // Names a photo of a single token (an enrollment patch: its scale and rough centre known), its centre searched
+  // within 1.5 mm first. For checking enrollment photos and another table's crops.
+  std::vector<TokenMatch> NamePatch(const EnrollPatch& patch, int top = 3) const;
+  // One kind at one rotation shift (for refining a candidate's centre).
+  double ErrorOf(const std::string& kind, const PolarSamples& samples, int shift, const std::vector<uint8_t>* mask = nullptr,
+                 double* kept_share = nullptr) const;
+
+  const std::vector<KindTemplate>& kinds() const { return kinds_; }
+  const KindTemplate* Find(const std::string& kind) const;
+  std::vector<std::string> Kinds() const;
+  double max_size_mm() const;
+
+  // Leave-one-out over the enrollment photos (kept from Build; empty after FromJson).
+  const std::vector<KindQuality>& quality() const { return quality_; }
+  // Pairs of kinds whose templates come close at some rotation, compared with how much their own photos vary.
+  std::vector<std::pair<std::string, std::string>> LookAlikes(double ratio = 4.0) const;
+
+  nlohmann::json ToJson() const;
+  static engine::Result<TokenModel> FromJson(const nlohmann::json& doc, const std::string& where);
+
+  static constexpr double kCap = 900;         // Lab^2: a sample 30 units off (another token's colour, glare) costs no more
+  static constexpr double kGoodError = 40;    // Lab^2 (about 6 units RMS): a clean view of the right kind
+  static constexpr double kMaxError = 140;    // Lab^2 (about 12 units RMS): no view of that kind fits this badly
+
+ private:
+  void Derive();                       // spectra of every template
+  std::vector<KindTemplate> kinds_;
+  std::vector<KindQuality> quality_;
+};
+
+// A BGR image as the matcher wants it: Lab float, lightly smoothed the way frames are (polar samples taken from
+// either compare alike).
+cv::Mat MatchLab(const cv::Mat& bgr);
+
+// The token patches of a crop folder `dir/<kind>/*.png|jpg`, scaled by `board_px_per_mm` (the board's scale in
+// the table camera's reference photo). `known_kinds` (if not empty) lists the kinds a folder may be named after.
+engine::Result<std::vector<EnrollPatch>> ReadCropFolder(const std::string& dir, const std::vector<std::string>& known_kinds,
+                                                        double board_px_per_mm);
+
+}  // namespace swref::calibration

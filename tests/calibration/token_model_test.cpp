@@ -1,0 +1,159 @@
+#include "calibration/token_model.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "calibration/board_setup.h"
+#include "datasets/dataset.h"
+#include "datasets/token_art.h"
+
+namespace swref::calibration {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A token drawn on a plain background at `px_per_mm`, turned by `deg`.
+cv::Mat OnBackground(const std::string& kind, double px_per_mm, double deg) {
+  const cv::Mat t = datasets::RenderToken(kind, px_per_mm, deg);
+  cv::Mat bgr(t.rows * 3 / 2 | 1, t.rows * 3 / 2 | 1, CV_8UC3, cv::Scalar(90, 140, 120));
+  const cv::Rect at((bgr.cols - t.cols) / 2, (bgr.rows - t.rows) / 2, t.cols, t.rows);
+  std::vector<cv::Mat> ch;
+  cv::split(t, ch);
+  cv::Mat rgb;
+  cv::merge(std::vector<cv::Mat>{ch[0], ch[1], ch[2]}, rgb);
+  rgb.copyTo(bgr(at), ch[3]);
+  return bgr;
+}
+
+PolarSamples SamplesOf(const cv::Mat& bgr) {
+  PolarSamples s;
+  SamplePolar(MatchLab(bgr), {(bgr.cols - 1) / 2.0, (bgr.rows - 1) / 2.0}, PolarSpec{}, 0, &s);
+  return s;
+}
+
+TEST(Polar, RotationSearchFindsTheTurn) {
+  const PolarSamples upright = SamplesOf(OnBackground("orcs", kMatchPxPerMm, 0));
+  const TemplateSpectra t = MakeSpectra(upright, std::vector<float>(kPolarSize, 1.0f));
+  for (double deg : {0.0, 37.0, 90.0, 212.0}) {
+    // RenderToken turns counter-clockwise on screen (towards -y): the token seen is the template turned by -deg
+    // in the polar convention (towards +y).
+    const auto e = RotationErrors(MakeSpectra(SamplesOf(OnBackground("orcs", kMatchPxPerMm, deg))), t);
+    const int shift = static_cast<int>(std::min_element(e.begin(), e.end()) - e.begin());
+    const double found = std::remainder(-shift * 360.0 / kAngles - (-deg), 360.0);
+    EXPECT_LE(std::abs(found), 360.0 / kAngles) << deg << " degrees: found a turn " << found << " off";
+    // The fast error at the best shift equals the direct one.
+    EXPECT_NEAR(e[shift], RobustError(SamplesOf(OnBackground("orcs", kMatchPxPerMm, deg)), upright, std::vector<float>(kPolarSize, 1.0f), shift, 1e9), 1e-2);
+  }
+}
+
+// Enrollment crops of every kind from a synthetic table, read as `swref enroll --crops` reads them.
+struct Table {
+  fs::path dir;
+  std::vector<EnrollPatch> patches;
+};
+Table Crops(const std::string& name, uint64_t seed, int per_kind) {
+  Table t;
+  t.dir = fs::temp_directory_path() / ("swref_crops_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(t.dir);
+  datasets::DatasetOptions o;
+  o.out = t.dir.string();
+  o.scenes = 1;
+  o.crops_per_kind = per_kind;
+  o.table.seed = seed;
+  auto r = datasets::GenerateDataset(o);
+  EXPECT_TRUE(r.ok()) << r.error();
+  std::ifstream in(t.dir / "reference.json");
+  const auto ref = nlohmann::json::parse(in);
+  cv::Matx33d h;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) h(i, j) = ref["image_from_board"][i][j].get<double>();
+  auto patches = ReadCropFolder((t.dir / "crops").string(), datasets::AllTokenKinds(), PxPerMmAt(h, {300, 200}));
+  EXPECT_TRUE(patches.ok()) << patches.error();
+  if (patches.ok()) t.patches = std::move(*patches);
+  return t;
+}
+
+TEST(TokenModel, EnrollsFromCropsAndNamesTokensOfAnotherTable) {
+  const Table train = Crops("train", 1, 5), test = Crops("test", 2, 2);
+  auto model = TokenModel::Build(train.patches);
+  ASSERT_TRUE(model.ok()) << model.error();
+  EXPECT_EQ(model->Kinds().size(), datasets::AllTokenKinds().size());
+  double loo = 0;
+  int n = 0;
+  for (const auto& q : model->quality()) loo += q.loo_accuracy * q.samples, n += q.samples;
+  loo /= n;
+  int right = 0;
+  std::string wrong;
+  for (const EnrollPatch& p : test.patches) {
+    const auto m = model->NamePatch(p, 1);
+    if (!m.empty() && m[0].kind == p.kind) ++right;
+    else wrong += " " + p.kind + "->" + (m.empty() ? "?" : m[0].kind);
+  }
+  const double cross = static_cast<double>(right) / test.patches.size();
+  std::printf("enrollment: leave-one-out %.3f over %d crops; another table %.3f (%d of %zu)%s; %zu look-alike pairs\n", loo, n, cross, right,
+              test.patches.size(), wrong.c_str(), model->LookAlikes().size());
+  EXPECT_GE(loo, 0.98);
+  EXPECT_GE(cross, 0.9);  // another table: its own lamp, and no light matching between the two
+  // The model survives its file.
+  auto back = TokenModel::FromJson(nlohmann::json::parse(model->ToJson().dump()), "tokens/model.json");
+  ASSERT_TRUE(back.ok()) << back.error();
+  for (size_t i = 0; i < 10 && i < test.patches.size(); ++i) {
+    const auto a = model->NamePatch(test.patches[i], 1), b = back->NamePatch(test.patches[i], 1);
+    EXPECT_EQ(a[0].kind, b[0].kind);
+    EXPECT_NEAR(a[0].error, b[0].error, 1e-3 * (1 + a[0].error));
+  }
+  fs::remove_all(train.dir);
+  fs::remove_all(test.dir);
+}
+
+TEST(TokenModel, OnePhotoAKindIsEnough) {
+  // The mat gives one photo of each kind: a model still forms, and names the tokens drawn at other turns.
+  std::vector<EnrollPatch> patches;
+  for (const std::string& kind : datasets::AllTokenKinds()) {
+    EnrollPatch p;
+    p.kind = kind;
+    p.bgr = OnBackground(kind, 6.0, 0);
+    p.px_per_mm = 6.0;
+    p.where = kind;
+    patches.push_back(p);
+  }
+  auto model = TokenModel::Build(patches);
+  ASSERT_TRUE(model.ok()) << model.error();
+  int right = 0;
+  for (const std::string& kind : datasets::AllTokenKinds()) {
+    EnrollPatch p;
+    p.kind = kind;
+    p.bgr = OnBackground(kind, 4.0, 23);
+    p.px_per_mm = 4.0;
+    right += model->NamePatch(p, 1)[0].kind == kind;
+  }
+  EXPECT_EQ(right, static_cast<int>(datasets::AllTokenKinds().size()));
+}
+
+TEST(TokenModel, BadInputIsNamed) {
+  const fs::path dir = fs::temp_directory_path() / ("swref_badcrops_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  EXPECT_EQ(ReadCropFolder(dir.string(), {}, 2).error(), dir.string() + ": not a folder (expected DIR/<token kind>/*.png)");
+  fs::create_directories(dir / "goblins");
+  std::ofstream(dir / "goblins" / "a.png") << "x";
+  EXPECT_NE(ReadCropFolder(dir.string(), datasets::AllTokenKinds(), 2).error().find("'goblins' is not a token kind"), std::string::npos);
+  fs::remove_all(dir / "goblins");
+  fs::create_directories(dir / "orcs");
+  std::ofstream(dir / "orcs" / "a.png") << "not an image";
+  EXPECT_EQ(ReadCropFolder(dir.string(), {}, 2).error(), (dir / "orcs" / "a.png").string() + ": cannot read the image");
+  fs::remove_all(dir);
+  EXPECT_NE(TokenModel::FromJson(nlohmann::json{{"format", "swref-tokens/1"}}, "m.json").error().find("m.json.format"), std::string::npos);
+  nlohmann::json bad = {{"format", kTokenModelFormat}, {"polar", {{"rings", kRings}, {"angles", kAngles}, {"px_per_mm", kMatchPxPerMm}}},
+                        {"kinds", {{{"kind", "orcs"}, {"size_mm", 25}, {"photos", 1}, {"typical_error", 2}, {"mean", {1, 2}}, {"weight", {1, 2}},
+                                    {"footprint", {{"side", 3}, {"bits", "111111111"}}}}}}};
+  EXPECT_EQ(TokenModel::FromJson(bad, "m.json").error(), "m.json.kinds[0].mean: expected " + std::to_string(kPolarSize) + " samples in mean and weight");
+}
+
+}  // namespace
+}  // namespace swref::calibration

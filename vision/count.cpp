@@ -1,0 +1,101 @@
+// Step 7 of the pipeline: every region reported from the tokens found in it (by their centres).
+//
+// A region is uncertain (confidence below the threshold, its count a lower bound) when a token in it was named
+// without enough confidence, when it holds a possible stack, when two races share it (one of them is misread),
+// when glare blinds the camera over much of it, or when foreground lies in it that no token explains.
+#include <algorithm>
+
+#include <opencv2/imgproc.hpp>
+
+#include "engine/components.h"
+#include "vision/observer.h"
+
+namespace swref::vision {
+namespace {
+
+bool IsRaceKind(const std::string& kind, std::string* race, bool* decline) {
+  std::string base = kind;
+  *decline = false;
+  if (base.size() > 8 && base.compare(base.size() - 8, 8, "_decline") == 0) base = base.substr(0, base.size() - 8), *decline = true;
+  if (!engine::RaceFromId(base)) return false;
+  *race = base;
+  return true;
+}
+
+// Pixels of `mask` per region.
+std::vector<int> PixelsPerRegion(const cv::Mat& mask, const cv::Mat& region_labels, int regions) {
+  std::vector<int> n(regions, 0);
+  if (mask.empty()) return n;
+  for (int y = 0; y < mask.rows; ++y) {
+    const uchar* m = mask.ptr<uchar>(y);
+    const int* l = region_labels.ptr<int>(y);
+    for (int x = 0; x < mask.cols; ++x)
+      if (m[x] && l[x] >= 0 && l[x] < regions) ++n[l[x]];
+  }
+  return n;
+}
+
+}  // namespace
+
+Observation CountRegions(const std::vector<Instance>& instances, const engine::Map& map, const cv::Mat& blind, const cv::Mat& region_labels,
+                         const cv::Mat& unexplained, double min_confidence) {
+  constexpr double kPx2 = kBoardPxPerMm * kBoardPxPerMm;
+  Observation obs;
+  obs.regions.resize(map.size());
+  struct Tally {
+    std::map<std::string, int> races;   // "ratmen" / "ratmen_decline" -> tokens
+    std::map<std::string, int> pieces;
+    int lost_tribe = 0;
+    bool stack = false;
+    double confidence = 1;
+  };
+  std::vector<Tally> tally(map.size());
+  for (const Instance& inst : instances) {
+    if (inst.region < 0 || inst.region >= map.size()) continue;
+    Tally& t = tally[inst.region];
+    t.confidence = std::min(t.confidence, inst.confidence);
+    std::string race;
+    bool decline = false;
+    if (IsRaceKind(inst.kind, &race, &decline)) {
+      t.races[inst.kind] += std::max(1, inst.stack);
+      t.stack = t.stack || inst.stack > 1 || inst.stack_unsure;
+    } else if (inst.kind == "lost_tribe") {
+      ++t.lost_tribe;
+    } else {
+      ++t.pieces[inst.kind];
+    }
+  }
+  const std::vector<int> blind_px = PixelsPerRegion(blind, region_labels, map.size());
+  const std::vector<int> stray_px = PixelsPerRegion(unexplained, region_labels, map.size());
+  for (int r = 0; r < map.size(); ++r) {
+    RegionObservation& o = obs.regions[r];
+    o.id = r;
+    const Tally& t = tally[r];
+    // One race per region: the most frequent kind wins, any other makes the region uncertain.
+    std::string best;
+    int best_n = 0, total = 0;
+    for (const auto& [kind, n] : t.races) {
+      total += n;
+      if (n > best_n) best = kind, best_n = n;
+    }
+    if (!best.empty()) {
+      std::string race;
+      bool decline = false;
+      IsRaceKind(best, &race, &decline);
+      o.race = race;
+      o.decline = decline;
+      o.tokens = best_n;
+    }
+    o.pieces = t.pieces;
+    o.lost_tribe = t.lost_tribe;
+    double confidence = t.confidence;
+    if (total != best_n) confidence = std::min(confidence, 0.3);
+    if (blind_px[r] > 150 * kPx2) confidence = std::min(confidence, 0.4);       // glare blinds a token's worth of it
+    if (stray_px[r] > 120 * kPx2) confidence = std::min(confidence, 0.35);     // something no token explains
+    o.confidence = confidence;
+    o.tokens_certain = !(t.stack || confidence < min_confidence);
+  }
+  return obs;
+}
+
+}  // namespace swref::vision

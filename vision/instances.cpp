@@ -1,0 +1,223 @@
+// Step 5 of the pipeline: the foreground explained token by token (analysis by synthesis).
+//
+// 1. Seeds: the peaks of the foreground's distance transform (a token's middle is far from the foreground's edge;
+//    two overlapping tokens give two peaks).
+// 2. Each seed is named by the token model at every rotation at once (calibration/polar.h), and its centre is
+//    moved to where its best kind fits best (a pattern search, 1 mm steps down to 0.25 mm).
+// 3. The best-fitting seeds are taken first; each taken token paints its footprint (its kind's outline, turned
+//    and placed as found) into the "explained" mask. A later seed is judged on what is still in view: samples on
+//    explained pixels are ignored (a token partly under another), and it is taken only if it explains enough new
+//    foreground. Seeds that duplicate a taken token or fit no kind are dropped.
+// 4. What no token explains is searched again for seeds (a token mostly hidden under others); what is still left
+//    is handed on as "unexplained" (the region holding it is uncertain).
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/observer.h"
+
+namespace swref::vision {
+namespace {
+
+using calibration::TokenModel;
+constexpr double kPpm = kBoardPxPerMm;
+
+struct Candidate {
+  cv::Point2d centre_px;
+  calibration::TokenMatch match;
+  calibration::PolarSamples samples;  // at centre_px
+  std::vector<uint8_t> mask;        // samples hidden by taken tokens (empty: none)
+  double visible = 1;
+};
+
+// Samples, optionally with the explained pixels masked out (`mask` stays empty when none is).
+void Sample(const cv::Mat& lab, cv::Point2d c, const cv::Mat& explained, calibration::PolarSamples* s, std::vector<uint8_t>* mask) {
+  calibration::SamplePolar(lab, c, calibration::PolarSpec{}, 0, s, explained, mask);
+}
+
+// The best error of one kind at centre c (every rotation), with the explained pixels masked out.
+double KindError(const TokenModel& model, const calibration::KindTemplate& t, const cv::Mat& lab, cv::Point2d c, const cv::Mat& explained,
+                 int* shift) {
+  calibration::PolarSamples s;
+  std::vector<uint8_t> mask;
+  Sample(lab, c, explained, &s, &mask);
+  const auto e = calibration::RotationErrors(calibration::MakeSpectra(s), t.spectra);
+  const int k = static_cast<int>(std::min_element(e.begin(), e.end()) - e.begin());
+  if (shift) *shift = k;
+  return model.ErrorOf(t.kind, s, k, mask.empty() ? nullptr : &mask);
+}
+
+// Moves the centre to where `kind` fits best: the 8 neighbours at 1 mm, then at 0.5 mm.
+cv::Point2d RefineCentre(const TokenModel& model, const std::string& kind, const cv::Mat& lab, cv::Point2d c, const cv::Mat& explained) {
+  const calibration::KindTemplate* t = model.Find(kind);
+  if (!t) return c;
+  double best = KindError(model, *t, lab, c, explained, nullptr);
+  for (double step_mm : {1.0, 0.5}) {
+    const double step = step_mm * kPpm;
+    for (int moves = 0; moves < 4; ++moves) {
+      cv::Point2d best_c = c;
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+          if (!dx && !dy) continue;
+          const cv::Point2d q = c + cv::Point2d(dx * step, dy * step);
+          const double e = KindError(model, *t, lab, q, explained, nullptr);
+          if (e < best) best = e, best_c = q;
+        }
+      }
+      if (best_c == c) break;
+      c = best_c;
+    }
+  }
+  return c;
+}
+
+// Names a seed: the kinds that fit it best there each get their centre refined, and the best after that wins
+// (a kind that fits a little worse at a seed off the token's centre may be the one that fits best at the centre).
+Candidate Fit(const TokenModel& model, const cv::Mat& lab, cv::Point2d seed, const cv::Mat& explained) {
+  Candidate best;
+  calibration::PolarSamples s;
+  std::vector<uint8_t> mask;
+  Sample(lab, seed, explained, &s, &mask);
+  const auto ranked = model.Rank(s, 3, mask.empty() ? nullptr : &mask);
+  bool first = true;
+  for (const calibration::TokenMatch& m : ranked) {
+    if (!first && m.error > 2.5 * ranked.front().error) break;
+    Candidate cand;
+    cand.centre_px = RefineCentre(model, m.kind, lab, seed, explained);
+    Sample(lab, cand.centre_px, explained, &cand.samples, &cand.mask);
+    const std::vector<uint8_t>* cm = cand.mask.empty() ? nullptr : &cand.mask;
+    cand.match = model.Rank(cand.samples, 2, cm).front();
+    model.ErrorOf(cand.match.kind, cand.samples, cand.match.shift, cm, &cand.visible);
+    if (first || cand.match.error < best.match.error) best = std::move(cand);
+    first = false;
+  }
+  return best;
+}
+
+// Local maxima of the distance transform of `mask`, at least `min_depth_mm` deep, `spacing_mm` apart.
+std::vector<cv::Point> Seeds(const cv::Mat& mask, double min_depth_mm, double spacing_mm) {
+  cv::Mat padded, dist;
+  cv::copyMakeBorder(mask, padded, 1, 1, 1, 1, cv::BORDER_CONSTANT, 0);
+  cv::distanceTransform(padded, dist, cv::DIST_L2, 5);
+  dist = dist(cv::Rect(1, 1, mask.cols, mask.rows));
+  const int k = std::max(3, cvRound(spacing_mm * kPpm) | 1);
+  cv::Mat dil;
+  cv::dilate(dist, dil, cv::getStructuringElement(cv::MORPH_ELLIPSE, {k, k}));
+  const float min_depth = static_cast<float>(min_depth_mm * kPpm);
+  std::vector<std::pair<float, cv::Point>> peaks;
+  for (int y = 0; y < dist.rows; ++y) {
+    const float* d = dist.ptr<float>(y);
+    const float* m = dil.ptr<float>(y);
+    for (int x = 0; x < dist.cols; ++x)
+      if (d[x] >= min_depth && d[x] >= m[x] - 1e-4f) peaks.emplace_back(d[x], cv::Point(x, y));
+  }
+  std::sort(peaks.begin(), peaks.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<cv::Point> out;
+  for (const auto& [d, p] : peaks) {
+    bool near = false;
+    for (const cv::Point& q : out) near = near || cv::norm(p - q) < spacing_mm * kPpm;
+    if (!near) out.push_back(p);
+  }
+  return out;
+}
+
+int Area(const cv::Mat& m) { return cv::countNonZero(m); }
+
+}  // namespace
+
+void PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm, double rotation_rad, cv::Mat& canvas) {
+  const cv::Mat& f = kind.footprint;
+  const int half = f.cols / 2;
+  // Rotate about the footprint's centre by rotation_rad towards +y (OpenCV's angle turns towards -y), then place
+  // its centre at the instance's centre.
+  const cv::Point2d c(centre_mm.x * kPpm - 0.5, centre_mm.y * kPpm - 0.5);
+  const int reach = cvCeil(half * 1.5) + 2;
+  const cv::Rect box = cv::Rect(cvFloor(c.x) - reach, cvFloor(c.y) - reach, 2 * reach + 1, 2 * reach + 1) & cv::Rect(0, 0, canvas.cols, canvas.rows);
+  if (box.empty()) return;
+  cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(half), static_cast<float>(half)), -rotation_rad * 180 / CV_PI, 1.0);
+  m.at<double>(0, 2) += c.x - half - box.x;
+  m.at<double>(1, 2) += c.y - half - box.y;
+  cv::Mat placed;
+  cv::warpAffine(f, placed, m, box.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(0));
+  canvas(box) |= placed;
+}
+
+std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab, const TokenModel& model,
+                                    const cv::Mat& region_labels, const ObserverOptions& options, cv::Mat* unexplained) {
+  const cv::Mat& lab = frame.lab;
+  // 1-2. Seeds, each named and centred on its own.
+  std::vector<Candidate> cands;
+  for (const cv::Point& p : Seeds(fg.mask, 4.0, 3.0)) cands.push_back(Fit(model, lab, cv::Point2d(p), cv::Mat()));
+  std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.match.error < b.match.error; });
+
+  // 3. Taken best first, each judged on what the tokens taken before it leave in view: samples on explained
+  // pixels (hidden under a taken token) are not looked at.
+  cv::Mat explained = cv::Mat::zeros(fg.mask.size(), CV_8U);
+  cv::Mat& blocked = explained;
+  std::vector<Instance> out;
+  auto consider = [&](Candidate c) {
+    for (const Instance& i : out) {
+      if (cv::norm(cv::Point2d((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm) - i.centre_mm) < 6.0) return false;
+    }
+    // Judged again on what is still in view when a taken token covers part of it.
+    const int reach = cvCeil(calibration::PolarSpec{}.radius_mm * kPpm) + 2;
+    const cv::Rect near = cv::Rect(cvRound(c.centre_px.x) - reach, cvRound(c.centre_px.y) - reach, 2 * reach + 1, 2 * reach + 1) &
+                          cv::Rect(0, 0, explained.cols, explained.rows);
+    if (cv::countNonZero(blocked(near)) > 0) c = Fit(model, lab, c.centre_px, blocked);
+    const calibration::KindTemplate* t = model.Find(c.match.kind);
+    if (!t || c.match.error > options.max_error || c.visible < 0.3) return false;
+    // A token must explain what is seen far better than the empty board does (a patch of glare, a shadow or a
+    // badly lit piece of board fits some kind now and then, but the board itself fits it better).
+    calibration::PolarSamples board;
+    calibration::SamplePolar(reference_lab, c.centre_px, calibration::PolarSpec{}, 0, &board);
+    const double board_error = calibration::PairError(c.samples, board, t->weight, c.match.shift, TokenModel::kCap, c.mask.empty() ? nullptr : &c.mask);
+    if (board_error < options.min_board_ratio * c.match.error) return false;
+    const cv::Point2d centre_mm((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm);
+    // Its footprint must bring enough foreground that no taken token explains.
+    const int half = t->footprint.cols;
+    const cv::Rect box = cv::Rect(cvRound(c.centre_px.x) - half, cvRound(c.centre_px.y) - half, 2 * half + 1, 2 * half + 1) &
+                         cv::Rect(0, 0, explained.cols, explained.rows);
+    cv::Mat mine = cv::Mat::zeros(explained.size(), CV_8U);
+    PaintFootprint(*t, centre_mm, c.match.rotation_rad, mine);
+    const int own = Area(mine(box));
+    const int fresh = Area(mine(box) & fg.mask(box) & ~explained(box));
+    if (own == 0 || fresh < 0.3 * own) return false;
+    Instance inst;
+    inst.centre_mm = centre_mm;
+    inst.rotation_rad = c.match.rotation_rad;
+    inst.kind = c.match.kind;
+    inst.confidence = c.match.confidence;
+    inst.fit = c.match.fit;
+    inst.error = c.match.error;
+    inst.board_error = board_error;
+    inst.visible = c.visible;
+    const cv::Point at(std::clamp(cvRound(c.centre_px.x), 0, region_labels.cols - 1), std::clamp(cvRound(c.centre_px.y), 0, region_labels.rows - 1));
+    inst.region = region_labels.at<int>(at);
+    out.push_back(inst);
+    explained(box) |= mine(box);
+    return true;
+  };
+  for (const Candidate& c : cands) consider(c);
+
+  // 4. What is left: seeds again, judged with the taken tokens masked out.
+  auto left_over = [&] {
+    cv::Mat grown, rest;
+    cv::dilate(explained, grown, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
+    rest = fg.mask & ~grown;
+    const int k = cvRound(3 * kPpm) | 1;
+    cv::morphologyEx(rest, rest, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {k, k}));
+    return rest;
+  };
+  cv::Mat residual = left_over();
+  for (int round = 0; round < 2; ++round) {
+    bool took = false;
+    for (const cv::Point& p : Seeds(residual, 3.0, 4.0)) took = consider(Fit(model, lab, cv::Point2d(p), blocked)) || took;
+    if (!took) break;
+    residual = left_over();
+  }
+  if (unexplained) *unexplained = KeepComponents(residual, [](int area, int) { return area >= 120 * kPpm * kPpm; });
+  return out;
+}
+
+}  // namespace swref::vision
