@@ -316,7 +316,7 @@ engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& pat
         KindTemplate t = MakeTemplate(kind, rest, spec, model.kinds_[k].footprint.cols / 2);
         t.footprint = model.kinds_[k].footprint;
         loo.kinds_[k] = std::move(t);
-        loo.kinds_[k].spectra = MakeSpectra(loo.kinds_[k].mean, loo.kinds_[k].weight);
+        DeriveOne(loo.kinds_[k]);
       }
       for (const Photo& p : out) {
         KindQuality& kq = q[kind];
@@ -351,12 +351,57 @@ engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& pat
 }
 
 void TokenModel::Derive() {
-  for (KindTemplate& t : kinds_) t.spectra = MakeSpectra(t.mean, t.weight);
+  for (KindTemplate& t : kinds_) DeriveOne(t);
 }
 
-std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, const std::vector<uint8_t>* mask) const {
+void TokenModel::DeriveOne(KindTemplate& t) {
+  constexpr int n = kRings * kAngles;
+  {
+    t.spectra = MakeSpectra(t.mean, t.weight);
+    cv::Mat lab(1, n, CV_32FC3), bgr;
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < 3; ++c) lab.at<cv::Vec3f>(0, i)[c] = t.mean[static_cast<size_t>(c) * n + i];
+    cv::cvtColor(lab, bgr, cv::COLOR_Lab2BGR);
+    t.mean_bgr.resize(static_cast<size_t>(3) * n);
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < 3; ++c) t.mean_bgr[static_cast<size_t>(c) * n + i] = bgr.at<cv::Vec3f>(0, i)[c] * 255.0f;
+  }
+}
+
+namespace {
+
+// The template's mean as the camera would show it under a ceiling (MatchContext::ceiling): its BGR capped, back
+// in Lab. False (and `out` untouched) when nothing reaches the ceiling.
+bool Capped(const KindTemplate& t, const cv::Vec3f& ceiling, std::vector<float>* out) {
+  if (ceiling[0] >= 254 && ceiling[1] >= 254 && ceiling[2] >= 254) return false;
+  constexpr int n = kRings * kAngles;
+  bool any = false;
+  cv::Mat bgr(1, n, CV_32FC3);
+  cv::Vec3f* p = bgr.ptr<cv::Vec3f>(0);
+  for (int i = 0; i < n; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      const float v = t.mean_bgr[static_cast<size_t>(c) * n + i];
+      any = any || v > ceiling[c];
+      p[i][c] = std::min(v, ceiling[c]) / 255.0f;
+    }
+  }
+  if (!any) return false;
+  cv::Mat lab;
+  cv::cvtColor(bgr, lab, cv::COLOR_BGR2Lab);
+  out->assign(t.mean.begin(), t.mean.end());
+  const cv::Vec3f* l = lab.ptr<cv::Vec3f>(0);
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < 3; ++c) (*out)[static_cast<size_t>(c) * n + i] = l[i][c];
+  return true;
+}
+
+}  // namespace
+
+std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, const MatchContext& context) const {
   const SampleSpectra s = MakeSpectra(samples);
+  const std::vector<uint8_t>* mask = context.mask;
   std::vector<TokenMatch> all;
+  std::vector<float> capped;
   for (const KindTemplate& t : kinds_) {
     const auto e = RotationErrors(s, t.spectra);
     // The two deepest minima of the fast (plain least squares) error: with part of the token hidden the best of
@@ -367,14 +412,15 @@ std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, c
       const int gap = std::abs(i - first);
       if (local && std::min(gap, kAngles - gap) > 3 && (second < 0 || e[i] < e[second])) second = i;
     }
+    const std::vector<float>& mean = Capped(t, context.ceiling, &capped) ? capped : t.mean;
     TokenMatch m;
     m.kind = t.kind;
     m.shift = first;
-    m.offset = FitOffset(samples, t.mean, t.weight, first, kCap, mask);
-    m.error = RobustError(samples, t.mean, t.weight, first, kCap, mask, nullptr, m.offset);
+    m.offset = FitOffset(samples, mean, t.weight, first, kCap, mask);
+    m.error = RobustError(samples, mean, t.weight, first, kCap, mask, nullptr, m.offset);
     if (second >= 0) {
-      const LabOffset o2 = FitOffset(samples, t.mean, t.weight, second, kCap, mask);
-      const double e2 = RobustError(samples, t.mean, t.weight, second, kCap, mask, nullptr, o2);
+      const LabOffset o2 = FitOffset(samples, mean, t.weight, second, kCap, mask);
+      const double e2 = RobustError(samples, mean, t.weight, second, kCap, mask, nullptr, o2);
       if (e2 < m.error) m.error = e2, m.shift = second, m.offset = o2;
     }
     m.rotation_rad = -m.shift * 2 * CV_PI / kAngles;
@@ -418,12 +464,14 @@ std::vector<TokenMatch> TokenModel::NamePatch(const EnrollPatch& patch, int top)
   return best;
 }
 
-double TokenModel::ErrorOf(const std::string& kind, const PolarSamples& samples, int shift, const std::vector<uint8_t>* mask,
+double TokenModel::ErrorOf(const std::string& kind, const PolarSamples& samples, int shift, const MatchContext& context,
                            double* kept_share) const {
   const KindTemplate* t = Find(kind);
   if (!t) return 1e9;
-  const LabOffset offset = FitOffset(samples, t->mean, t->weight, shift, kCap, mask);
-  return RobustError(samples, t->mean, t->weight, shift, kCap, mask, kept_share, offset);
+  std::vector<float> capped;
+  const std::vector<float>& mean = Capped(*t, context.ceiling, &capped) ? capped : t->mean;
+  const LabOffset offset = FitOffset(samples, mean, t->weight, shift, kCap, context.mask);
+  return RobustError(samples, mean, t->weight, shift, kCap, context.mask, kept_share, offset);
 }
 
 const KindTemplate* TokenModel::Find(const std::string& kind) const {

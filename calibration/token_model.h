@@ -37,6 +37,16 @@ struct KindTemplate {
   int photos = 0;
   double typical_error = 1;            // median robust error of its own photos, each left out of the template
   TemplateSpectra spectra;             // derived from mean and weight (not stored)
+  std::vector<float> mean_bgr;         // derived: `mean` as BGR 0..255 (for the camera's saturation, below)
+};
+
+// What a candidate is judged with, besides its samples.
+struct MatchContext {
+  const std::vector<uint8_t>* mask = nullptr;  // kRings * kAngles: samples to ignore (hidden by another token)
+  // The brightest value the camera could record there, per channel (B, G, R), in the light-matched image's units:
+  // 255 / the light's gain. Where a frame is brighter than the reference, a white symbol saturates below 255 once
+  // matched; the templates are capped the same way before they are compared. 255: no cap.
+  cv::Vec3f ceiling{255, 255, 255};
 };
 
 // How one candidate was named.
@@ -73,14 +83,14 @@ class TokenModel {
   // Builds every kind's template from its patches. Errors name the patch or kind.
   static engine::Result<TokenModel> Build(const std::vector<EnrollPatch>& patches);
 
-  // The best kinds for a candidate's samples, best first (at most `top`), each at its best rotation, errors capped
-  // at `cap` per sample. `mask` (kRings * kAngles, optional): samples to ignore (hidden by another token).
-  std::vector<TokenMatch> Rank(const PolarSamples& samples, int top = 3, const std::vector<uint8_t>* mask = nullptr) const;
+  // The best kinds for a candidate's samples, best first (at most `top`), each at its best rotation and light
+  // offset, errors capped at kCap per sample.
+  std::vector<TokenMatch> Rank(const PolarSamples& samples, int top = 3, const MatchContext& context = {}) const;
   // Names a photo of a single token (an enrollment patch: its scale and rough centre known), its centre searched
   // within 1.5 mm first. For checking enrollment photos and another table's crops.
   std::vector<TokenMatch> NamePatch(const EnrollPatch& patch, int top = 3) const;
   // One kind at one rotation shift (for refining a candidate's centre).
-  double ErrorOf(const std::string& kind, const PolarSamples& samples, int shift, const std::vector<uint8_t>* mask = nullptr,
+  double ErrorOf(const std::string& kind, const PolarSamples& samples, int shift, const MatchContext& context = {},
                  double* kept_share = nullptr) const;
 
   const std::vector<KindTemplate>& kinds() const { return kinds_; }
@@ -101,7 +111,8 @@ class TokenModel {
   static constexpr double kMaxError = 140;    // Lab^2 (about 12 units RMS): no view of that kind fits this badly
 
  private:
-  void Derive();                       // spectra of every template
+  void Derive();                       // spectra and BGR of every template
+  static void DeriveOne(KindTemplate& t);
   std::vector<KindTemplate> kinds_;
   std::vector<KindQuality> quality_;
 };

@@ -125,6 +125,19 @@ cv::Matx33d TableFromBoard(const Bump& bump, cv::Size2d board_mm) {
   return {c, -s, cx - (c * cx - s * cy) + bump.shift_mm.x, s, c, cy - (s * cx + c * cy) + bump.shift_mm.y, 0, 0, 1};
 }
 
+}  // namespace
+
+cv::Point3d CameraOverBoard(const CameraShot& shot, cv::Size2d board_mm) {
+  const CameraPose& pose = shot.pose;
+  const double t = Rad(pose.tilt_deg), az = Rad(pose.tilt_azimuth_deg);
+  const cv::Point2d on_table = pose.look_at_mm + pose.distance_mm * std::sin(t) * cv::Point2d(std::cos(az), std::sin(az));
+  const cv::Matx33d board_from_table = TableFromBoard(shot.bump, board_mm).inv();
+  const cv::Vec3d b = board_from_table * cv::Vec3d(on_table.x, on_table.y, 1);
+  return {b[0] / b[2], b[1] / b[2], pose.distance_mm * std::cos(t)};
+}
+
+namespace {
+
 cv::Matx33d Intrinsics(const CameraShot& shot) {
   const cv::Point2d pp = PrincipalPoint(shot.frame);
   const double f = shot.pose.focal_px;

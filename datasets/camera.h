@@ -119,6 +119,10 @@ cv::Mat RenderFrame(const World& world, const CameraShot& shot);
 // Where board points (mm, before any bump) land in the frame, lens distortion included.
 std::vector<cv::Point2d> ProjectBoardPoints(const CameraShot& shot, cv::Size2d board_mm, const std::vector<cv::Point2d>& board_pts);
 
+// Where the camera is over the board: its centre's board position (mm, the bump undone) and height above the
+// board (mm). Things standing on the board (a stack of tokens) are seen displaced away from the point below it.
+cv::Point3d CameraOverBoard(const CameraShot& shot, cv::Size2d board_mm);
+
 // The homography image_from_board (board mm -> frame pixels) without lens distortion.
 cv::Matx33d ImageFromBoard(const CameraShot& shot, cv::Size2d board_mm);
 

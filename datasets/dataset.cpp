@@ -165,7 +165,8 @@ engine::Result<std::unique_ptr<SyntheticTable>> MakeSyntheticTable(const TableOp
 cv::Mat RenderScene(const SyntheticTable& table, const engine::Board& board, const SceneOptions& scene_options,
                     const CameraShot& shot, Scene* scene_out) {
   Scene scene = PlaceBoard(board, *table.grid, scene_options);
-  const World world = ComposeWorld(table.empty, scene, shot.light);
+  const cv::Point3d camera = CameraOverBoard(shot, table.layout.board_mm);
+  const World world = ComposeWorld(table.empty, scene, shot.light, &camera);
   cv::Mat frame = RenderFrame(world, shot);
   if (scene_out) *scene_out = std::move(scene);
   return frame;
@@ -244,7 +245,8 @@ engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupM
       CameraShot shot = RandomShot(options.frame, board_mm, ranges, SubSeed(options.seed, kCropStream, 10000 + round));
       // Enrollment is part of the setup: the tokens are photographed under the light of the reference photo.
       shot.light = options.reference_shot.light;
-      const World world = ComposeWorld(table.empty, scene, shot.light);
+      const cv::Point3d camera = CameraOverBoard(shot, board_mm);
+      const World world = ComposeWorld(table.empty, scene, shot.light, &camera);
       const cv::Mat frame = RenderFrame(world, shot);
       for (const Placement& p : scene.placements) {
         const double r = DesignOf(p.kind).size_mm / 2;

@@ -273,7 +273,7 @@ World MakeEmptyWorld(const cv::Mat& board_art, cv::Size2d board_mm, double px_pe
   return w;
 }
 
-World ComposeWorld(const World& table_and_board, const Scene& scene, const Lighting& light) {
+World ComposeWorld(const World& table_and_board, const Scene& scene, const Lighting& light, const cv::Point3d* camera) {
   World w = table_and_board;
   w.image = table_and_board.image.clone();
   const double ppm = w.px_per_mm;
@@ -281,22 +281,34 @@ World ComposeWorld(const World& table_and_board, const Scene& scene, const Light
   const cv::Point2d shadow_dir(std::cos(sd), std::sin(sd));
   for (const Placement& p : scene.placements) {
     const Sprite& s = CachedSprite(p.kind, ppm, p.rotation_deg);
-    const cv::Point2d centre_px = (p.centre_mm - w.origin_mm) * ppm;
-    // The sprite's centre pixel ((size - 1) / 2, odd size) goes on the centre.
-    const cv::Point top_left(cvRound(centre_px.x - (s.bgra.cols - 1) / 2.0), cvRound(centre_px.y - (s.bgra.rows - 1) / 2.0));
-    // Thicker stacks cast longer shadows.
-    const double thickness_mm = 1.8 * p.stack;
-    const cv::Point2d off = shadow_dir * (light.shadow_mm + 0.5 * thickness_mm) * ppm;
-    Darken(w.image, s.shadow, top_left - cv::Point(s.pad, s.pad) + cv::Point(cvRound(off.x), cvRound(off.y)),
+    // Where a point `h` mm above the token's centre appears on the board: displaced away from below the camera.
+    auto lifted = [&](double h) {
+      if (!camera || camera->z <= h) return p.centre_mm;
+      return p.centre_mm + (p.centre_mm - cv::Point2d(camera->x, camera->y)) * (h / (camera->z - h));
+    };
+    auto top_left_at = [&](cv::Point2d centre_mm) {
+      const cv::Point2d c = (centre_mm - w.origin_mm) * ppm;
+      // The sprite's centre pixel ((size - 1) / 2, odd size) goes on the centre.
+      return cv::Point(cvRound(c.x - (s.bgra.cols - 1) / 2.0), cvRound(c.y - (s.bgra.rows - 1) / 2.0));
+    };
+    const double height_mm = kTokenThicknessMm * p.stack;
+    // The shadow: as long as the token stands tall (light.shadow_mm for one token), a little darker for a stack.
+    const cv::Point2d off = shadow_dir * (light.shadow_mm * p.stack) * ppm;
+    Darken(w.image, s.shadow, top_left_at(p.centre_mm) - cv::Point(s.pad, s.pad) + cv::Point(cvRound(off.x), cvRound(off.y)),
            std::min(0.65, 0.38 + 0.05 * p.stack));
-    // The cardboard's cut edge shows as a thin rim on the side away from the light.
     const cv::Scalar edge = DesignOf(p.kind).edge_bgr;
-    const int layers = std::min(p.stack, 4);
-    for (int k = layers; k >= 1; --k) {
-      const cv::Point2d e = shadow_dir * (0.35 * k * ppm);
-      Blend(w.image, s.bgra, top_left + cv::Point(cvRound(e.x), cvRound(e.y)), &edge);
+    if (camera) {
+      // The cut wall from the board up to the top face, a slice every 0.3 mm of height.
+      for (double h = 0; h < height_mm; h += 0.3) Blend(w.image, s.bgra, top_left_at(lifted(h)), &edge);
+      Blend(w.image, s.bgra, top_left_at(lifted(height_mm)));
+    } else {
+      // Seen straight from above: the cut edge shows as a thin rim on the side away from the light.
+      for (int k = std::min(p.stack, 4); k >= 1; --k) {
+        const cv::Point2d e = shadow_dir * (0.35 * k);
+        Blend(w.image, s.bgra, top_left_at(p.centre_mm + e), &edge);
+      }
+      Blend(w.image, s.bgra, top_left_at(p.centre_mm));
     }
-    Blend(w.image, s.bgra, top_left);
   }
   return w;
 }

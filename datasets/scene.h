@@ -63,8 +63,13 @@ class PlacementGrid {
 Scene PlaceBoard(const engine::Board& board, const PlacementGrid& grid, const SceneOptions& options);
 
 // The world the camera photographs: `table_and_board` (the empty board on its table, see MakeEmptyWorld) with the
-// scene's tokens composited, each with a soft shadow falling along `light.shadow_deg`.
-World ComposeWorld(const World& table_and_board, const Scene& scene, const Lighting& light);
+// scene's tokens composited, each with a soft shadow falling along `light.shadow_deg`, as long as the token (or
+// stack) is tall. With `camera` (CameraOverBoard), tokens show their height: the top face is drawn displaced away
+// from the point below the camera, the cardboard's cut wall between it and the board (a stack of four shows a
+// wall four times as wide as a single token's).
+World ComposeWorld(const World& table_and_board, const Scene& scene, const Lighting& light, const cv::Point3d* camera = nullptr);
+
+inline constexpr double kTokenThicknessMm = 1.8;  // a cardboard token
 
 // The empty board lying on a table, with `margin_mm` of table around it.
 World MakeEmptyWorld(const cv::Mat& board_art, cv::Size2d board_mm, double px_per_mm, const cv::Mat& table_art,

@@ -36,23 +36,30 @@ void Sample(const cv::Mat& lab, cv::Point2d c, const cv::Mat& explained, calibra
   calibration::SamplePolar(lab, c, calibration::PolarSpec{}, 0, s, explained, mask);
 }
 
+calibration::MatchContext Context(const Rectified& frame, cv::Point2d c, const std::vector<uint8_t>& mask) {
+  calibration::MatchContext ctx;
+  ctx.mask = mask.empty() ? nullptr : &mask;
+  ctx.ceiling = CeilingAt(frame, c);
+  return ctx;
+}
+
 // The best error of one kind at centre c (every rotation), with the explained pixels masked out.
-double KindError(const TokenModel& model, const calibration::KindTemplate& t, const cv::Mat& lab, cv::Point2d c, const cv::Mat& explained,
+double KindError(const TokenModel& model, const calibration::KindTemplate& t, const Rectified& frame, cv::Point2d c, const cv::Mat& explained,
                  int* shift) {
   calibration::PolarSamples s;
   std::vector<uint8_t> mask;
-  Sample(lab, c, explained, &s, &mask);
+  Sample(frame.lab, c, explained, &s, &mask);
   const auto e = calibration::RotationErrors(calibration::MakeSpectra(s), t.spectra);
   const int k = static_cast<int>(std::min_element(e.begin(), e.end()) - e.begin());
   if (shift) *shift = k;
-  return model.ErrorOf(t.kind, s, k, mask.empty() ? nullptr : &mask);
+  return model.ErrorOf(t.kind, s, k, Context(frame, c, mask));
 }
 
 // Moves the centre to where `kind` fits best: the 8 neighbours at 1 mm, then at 0.5 mm.
-cv::Point2d RefineCentre(const TokenModel& model, const std::string& kind, const cv::Mat& lab, cv::Point2d c, const cv::Mat& explained) {
+cv::Point2d RefineCentre(const TokenModel& model, const std::string& kind, const Rectified& frame, cv::Point2d c, const cv::Mat& explained) {
   const calibration::KindTemplate* t = model.Find(kind);
   if (!t) return c;
-  double best = KindError(model, *t, lab, c, explained, nullptr);
+  double best = KindError(model, *t, frame, c, explained, nullptr);
   for (double step_mm : {1.0, 0.5}) {
     const double step = step_mm * kPpm;
     for (int moves = 0; moves < 4; ++moves) {
@@ -61,7 +68,7 @@ cv::Point2d RefineCentre(const TokenModel& model, const std::string& kind, const
         for (int dx = -1; dx <= 1; ++dx) {
           if (!dx && !dy) continue;
           const cv::Point2d q = c + cv::Point2d(dx * step, dy * step);
-          const double e = KindError(model, *t, lab, q, explained, nullptr);
+          const double e = KindError(model, *t, frame, q, explained, nullptr);
           if (e < best) best = e, best_c = q;
         }
       }
@@ -74,21 +81,21 @@ cv::Point2d RefineCentre(const TokenModel& model, const std::string& kind, const
 
 // Names a seed: the kinds that fit it best there each get their centre refined, and the best after that wins
 // (a kind that fits a little worse at a seed off the token's centre may be the one that fits best at the centre).
-Candidate Fit(const TokenModel& model, const cv::Mat& lab, cv::Point2d seed, const cv::Mat& explained) {
+Candidate Fit(const TokenModel& model, const Rectified& frame, cv::Point2d seed, const cv::Mat& explained) {
   Candidate best;
   calibration::PolarSamples s;
   std::vector<uint8_t> mask;
-  Sample(lab, seed, explained, &s, &mask);
-  const auto ranked = model.Rank(s, 3, mask.empty() ? nullptr : &mask);
+  Sample(frame.lab, seed, explained, &s, &mask);
+  const auto ranked = model.Rank(s, 3, Context(frame, seed, mask));
   bool first = true;
   for (const calibration::TokenMatch& m : ranked) {
     if (!first && m.error > 2.5 * ranked.front().error) break;
     Candidate cand;
-    cand.centre_px = RefineCentre(model, m.kind, lab, seed, explained);
-    Sample(lab, cand.centre_px, explained, &cand.samples, &cand.mask);
-    const std::vector<uint8_t>* cm = cand.mask.empty() ? nullptr : &cand.mask;
-    cand.match = model.Rank(cand.samples, 2, cm).front();
-    model.ErrorOf(cand.match.kind, cand.samples, cand.match.shift, cm, &cand.visible);
+    cand.centre_px = RefineCentre(model, m.kind, frame, seed, explained);
+    Sample(frame.lab, cand.centre_px, explained, &cand.samples, &cand.mask);
+    const calibration::MatchContext ctx = Context(frame, cand.centre_px, cand.mask);
+    cand.match = model.Rank(cand.samples, 2, ctx).front();
+    model.ErrorOf(cand.match.kind, cand.samples, cand.match.shift, ctx, &cand.visible);
     if (first || cand.match.error < best.match.error) best = std::move(cand);
     first = false;
   }
@@ -145,10 +152,9 @@ void PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm
 
 std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab, const TokenModel& model,
                                     const cv::Mat& region_labels, const ObserverOptions& options, cv::Mat* unexplained) {
-  const cv::Mat& lab = frame.lab;
   // 1-2. Seeds, each named and centred on its own.
   std::vector<Candidate> cands;
-  for (const cv::Point& p : Seeds(fg.mask, 4.0, 3.0)) cands.push_back(Fit(model, lab, cv::Point2d(p), cv::Mat()));
+  for (const cv::Point& p : Seeds(fg.mask, 4.0, 3.0)) cands.push_back(Fit(model, frame, cv::Point2d(p), cv::Mat()));
   std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.match.error < b.match.error; });
 
   // 3. Taken best first, each judged on what the tokens taken before it leave in view: samples on explained
@@ -164,7 +170,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     const int reach = cvCeil(calibration::PolarSpec{}.radius_mm * kPpm) + 2;
     const cv::Rect near = cv::Rect(cvRound(c.centre_px.x) - reach, cvRound(c.centre_px.y) - reach, 2 * reach + 1, 2 * reach + 1) &
                           cv::Rect(0, 0, explained.cols, explained.rows);
-    if (cv::countNonZero(blocked(near)) > 0) c = Fit(model, lab, c.centre_px, blocked);
+    if (cv::countNonZero(blocked(near)) > 0) c = Fit(model, frame, c.centre_px, blocked);
     const calibration::KindTemplate* t = model.Find(c.match.kind);
     if (!t || c.match.error > options.max_error || c.visible < 0.3) return false;
     // A token must explain what is seen far better than the empty board does (a patch of glare, a shadow or a
@@ -212,7 +218,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   cv::Mat residual = left_over();
   for (int round = 0; round < 2; ++round) {
     bool took = false;
-    for (const cv::Point& p : Seeds(residual, 3.0, 4.0)) took = consider(Fit(model, lab, cv::Point2d(p), blocked)) || took;
+    for (const cv::Point& p : Seeds(residual, 3.0, 4.0)) took = consider(Fit(model, frame, cv::Point2d(p), blocked)) || took;
     if (!took) break;
     residual = left_over();
   }

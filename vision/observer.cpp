@@ -189,7 +189,8 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   cv::Mat unexplained;
   instances_ = FindInstances(rect, fg, reference_lab_, model_, region_labels_, options_, &unexplained);
   // 6. Stacks.
-  JudgeStacks(instances_, rect, fg, model_);
+  const cv::Point3d camera = CameraOverBoard(frame_pose_.pose.image_from_board, dist_.empty() ? nullptr : &K_, frame.size());
+  JudgeStacks(instances_, rect, fg, reference_lab_, model_, camera);
   times_.instances = Ms(t, Clock::now());
 
   // 7. Count every region.

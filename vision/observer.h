@@ -56,6 +56,10 @@ struct Instance {
   double visible = 1;                // share of its template's weight not hidden by tokens above it
   int stack = 1;                     // > 1: looks like a neat stack of at least this many
   bool stack_unsure = false;         // may be a stack: its count cannot be trusted
+  double shadow_mm = 0;              // its shadow beyond it: darkening (L*) x mm (stacks.cpp; race tokens)
+  double shadow_ratio = 0;           // ... against the frame's typical single token
+  double wall_mm = 0;                // how wide its cut wall shows towards the point below the camera
+  double wall_expected_mm = 0;       // ... for a single token there
 };
 
 struct StageTimes {
@@ -139,12 +143,18 @@ struct Rectified {
   cv::Mat lab;                       // CV_32FC3, `matched` in Lab, smoothed as calibration::MatchLab does
   cv::Mat glare;                     // CV_8U, 255 = glare: light added on top of the board (taken off `matched`)
   cv::Mat clipped;                   // CV_8U, 255 = a channel the camera saturated (>= 250): its colour is not known
+  cv::Mat ceiling;                   // CV_32FC3 over light cells: the brightest value the camera could record there,
+                                     // in `matched` units (calibration::MatchContext::ceiling)
   double light_change = 0;           // how far the global gains were from 1 (log scale)
 };
 Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_board);
+// Rectified::ceiling at a board pixel.
+cv::Vec3f CeilingAt(const Rectified& frame, cv::Point2d board_px);
 // Glare in a light-matched board image (float BGR 0..255) against the empty board (CV_8UC3): large smooth patches
-// that gained light of one colour in every channel. With `corrected`, the image with that light taken off.
-cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, cv::Mat* corrected);
+// that gained light of one colour in every channel (or as much as the camera could record: `raw`, the board
+// image before matching, says where it saturated). With `corrected`, the image with that light taken off.
+// `taken` (optional): the light taken off, float BGR.
+cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken = nullptr);
 // The reference's side of the light matching: the empty board at 1/16 scale, float BGR.
 cv::Mat LightReference(const cv::Mat& reference_board);
 
@@ -182,8 +192,14 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
 // A kind's footprint placed at an instance: CV_8U mask in board pixels (kBoardPxPerMm) painted into `canvas`.
 void PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm, double rotation_rad, cv::Mat& canvas);
 
-// Step 6: stacks (stacks.cpp): tokens whose shadow or side wall says they stand taller than one token.
-void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const calibration::TokenModel& model);
+// Step 6: stacks (stacks.cpp): tokens whose shadow or side wall says they stand taller than one token. `camera`:
+// the camera's centre over the board (board mm) and its height (mm); z <= 0 when unknown.
+void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab,
+                 const calibration::TokenModel& model, const cv::Point3d& camera);
+// Where the camera is over the board, from a pose (undistorted pixels) and the camera matrix; without a
+// calibrated camera (K empty) the focal length is estimated from the pose, the principal point at the centre of
+// a frame of `frame_size`.
+cv::Point3d CameraOverBoard(const cv::Matx33d& image_from_board, const cv::Matx33d* K, cv::Size frame_size);
 
 // Step 7: every region (count.cpp). `blind` (optional): pixels glare saturated; `unexplained` (optional):
 // foreground no token explains. A region holding a token's worth of either is uncertain.

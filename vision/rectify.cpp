@@ -66,13 +66,25 @@ cv::Mat Apply(const cv::Mat& cur, const cv::Mat& gain) {
 
 }  // namespace
 
+cv::Vec3f CeilingAt(const Rectified& frame, cv::Point2d board_px) {
+  if (frame.ceiling.empty()) return {255, 255, 255};
+  const cv::Mat& c = frame.ceiling;
+  const double x = std::clamp(board_px.x / frame.bgr.cols * c.cols - 0.5, 0.0, c.cols - 1.0);
+  const double y = std::clamp(board_px.y / frame.bgr.rows * c.rows - 0.5, 0.0, c.rows - 1.0);
+  const int x0 = static_cast<int>(x), y0 = static_cast<int>(y), x1 = std::min(x0 + 1, c.cols - 1), y1 = std::min(y0 + 1, c.rows - 1);
+  const float fx = static_cast<float>(x - x0), fy = static_cast<float>(y - y0);
+  const cv::Vec3f top = c.at<cv::Vec3f>(y0, x0) * (1 - fx) + c.at<cv::Vec3f>(y0, x1) * fx;
+  const cv::Vec3f bottom = c.at<cv::Vec3f>(y1, x0) * (1 - fx) + c.at<cv::Vec3f>(y1, x1) * fx;
+  return top * (1 - fy) + bottom * fy;
+}
+
 cv::Mat LightReference(const cv::Mat& reference_board) {
   cv::Mat f;
   reference_board.convertTo(f, CV_32FC3);
   return Shrink(f);
 }
 
-cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, cv::Mat* corrected) {
+cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken) {
   constexpr double ppm = kBoardPxPerMm;
   cv::Mat ref;
   reference_board.convertTo(ref, CV_32FC3);
@@ -100,7 +112,7 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, cv::Ma
   cv::Mat alpha(d.size(), CV_32F), fits(d.size(), CV_8U);
   for (int y = 0; y < d.rows; ++y) {
     const cv::Vec3f* dv = d.ptr<cv::Vec3f>(y);
-    const cv::Vec3f* m = matched.ptr<cv::Vec3f>(y);
+    const cv::Vec3b* m = raw.ptr<cv::Vec3b>(y);
     float* a = alpha.ptr<float>(y);
     uchar* f = fits.ptr<uchar>(y);
     for (int x = 0; x < d.cols; ++x) {
@@ -144,6 +156,7 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, cv::Ma
     cv::merge(std::vector<cv::Mat>{fill * k[0], fill * k[1], fill * k[2]}, add);
     *corrected = matched - add;
     cv::max(*corrected, 0.0, *corrected);
+    if (taken) *taken = add;
   }
   return glare;
 }
@@ -163,14 +176,22 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
   cv::Mat matched = Apply(cur, gain);
   // Glare is light added on top (a lamp's reflection), not multiplied: the gains are fitted again without it, then
   // it is taken off before anything else.
-  cv::Mat glare = FindGlare(matched, reference_board, nullptr);
+  cv::Mat glare = FindGlare(matched, reference_board, r.bgr, nullptr);
   if (cv::countNonZero(glare) > 0) {
     cv::Mat cells;
     cv::resize(glare, cells, small.size(), 0, 0, cv::INTER_AREA);
     gain = FitGain(small, reference_small, cells > 20, nullptr);
     matched = Apply(cur, gain);
   }
-  r.glare = FindGlare(matched, reference_board, &matched);
+  cv::Mat taken;
+  r.glare = FindGlare(matched, reference_board, r.bgr, &matched, &taken);
+  // The camera saturates at 255: once matched that is 255 / gain, less the glare taken off.
+  cv::divide(cv::Scalar::all(255.0), gain, r.ceiling);
+  if (!taken.empty()) {
+    cv::Mat small_taken;
+    cv::resize(taken, small_taken, gain.size(), 0, 0, cv::INTER_AREA);
+    r.ceiling -= small_taken;
+  }
   cv::min(matched, 255.0, matched);
   matched.convertTo(r.matched, CV_8UC3);
   matched *= 1.0 / 255;

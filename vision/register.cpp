@@ -117,4 +117,32 @@ void MakeBoardMaps(FramePose& fp, cv::Size2d board_mm, const cv::Matx33d& K, con
   MakeMaps(fp.pose.image_from_board, cv::Matx33d(s, 0, 0.5 * s, 0, s, 0.5 * s, 0, 0, 1), size, K, dist, &fp.map1, &fp.map2);
 }
 
+cv::Point3d CameraOverBoard(const cv::Matx33d& image_from_board, const cv::Matx33d* K, cv::Size frame_size) {
+  cv::Matx33d k;
+  if (K) {
+    k = *K;
+  } else {
+    // Principal point at the frame's centre; the focal length from the two constraints a plane's homography puts
+    // on it (its first two columns, once K is taken off, are orthogonal and of equal length), whichever is better
+    // conditioned; a straight-down camera says little, and a webcam's typical focal length stands in.
+    const double cx = (frame_size.width - 1) / 2.0, cy = (frame_size.height - 1) / 2.0;
+    const cv::Matx33d h = cv::Matx33d(1, 0, -cx, 0, 1, -cy, 0, 0, 1) * image_from_board;
+    double f2 = -1;
+    const double d1 = h(2, 0) * h(2, 1), d2 = h(2, 0) * h(2, 0) - h(2, 1) * h(2, 1);
+    const double n1 = -(h(0, 0) * h(0, 1) + h(1, 0) * h(1, 1)), n2 = h(0, 1) * h(0, 1) + h(1, 1) * h(1, 1) - h(0, 0) * h(0, 0) - h(1, 0) * h(1, 0);
+    if (std::abs(d1) > std::abs(d2) && std::abs(d1) > 1e-14) f2 = n1 / d1;
+    else if (std::abs(d2) > 1e-14) f2 = n2 / d2;
+    double f = f2 > 0 ? std::sqrt(f2) : frame_size.width;
+    if (!(f > 0.3 * frame_size.width && f < 5.0 * frame_size.width)) f = frame_size.width;
+    k = cv::Matx33d(f, 0, cx, 0, f, cy, 0, 0, 1);
+  }
+  const cv::Matx33d m = k.inv() * image_from_board;
+  const cv::Vec3d m1(m(0, 0), m(1, 0), m(2, 0)), m2(m(0, 1), m(1, 1), m(2, 1)), m3(m(0, 2), m(1, 2), m(2, 2));
+  const double lambda = 2.0 / (cv::norm(m1) + cv::norm(m2));
+  const cv::Vec3d r1 = m1 * lambda, r2 = m2 * lambda, r3 = r1.cross(r2), t = m3 * lambda;
+  // C = -R^T t
+  const cv::Vec3d c(-(r1.dot(t)), -(r2.dot(t)), -(r3.dot(t)));
+  return {c[0], c[1], std::abs(c[2])};
+}
+
 }  // namespace swref::vision

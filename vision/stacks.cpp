@@ -1,11 +1,15 @@
 // Step 6 of the pipeline: neat stacks. From above, a stack of three tokens shows one token's face; what gives it
-// away is its height: a longer shadow on the board, on the side away from the light. All tokens in one frame
-// share the light, so each race token's shadow is compared with the frame's typical single token's:
-//   - the frame's shadow direction is where the shadows of all race tokens fall on average;
-//   - a token's shadow length is how far darkened board reaches beyond its footprint in that direction
-//     (the darkened pixels there, divided by the footprint's width across that direction);
-//   - a token whose shadow is clearly longer than the frame's median stands taller: a stack. It counts once and
-//     its region's count is reported as a lower bound (tokens_certain false), never as a guess.
+// away is its height:
+//   - its cut wall: a camera above the table sees things that stand up displaced away from the point below it,
+//     so between the board and the top face, on the side towards that point, the cardboard's wall shows, as wide
+//     as height x distance from that point / the camera's height (0.4 mm for one token 200 mm off, 1.6 mm for
+//     a stack of four);
+//   - its shadow: as long as it is tall, on the side away from the light.
+// Both are measured beyond each race token's footprint (as the matcher placed it), in 16 directions: how far the
+// foreground goes on (the wall) and how far the darkened board goes on (the shadow). The frame's shadow
+// direction is where the tokens' shadows reach furthest together; a single token's shadow length is the frame's
+// median. A token standing clearly taller than one is flagged: its region's count is then a lower bound
+// (tokens_certain false), never a guess.
 #include <algorithm>
 #include <cmath>
 
@@ -18,79 +22,171 @@ namespace swref::vision {
 namespace {
 
 constexpr double kPpm = kBoardPxPerMm;
-constexpr double kReachMm = 9;          // how far beyond a footprint its shadow is looked for
-constexpr double kTallerMm = 0.5;       // a shadow this much longer than the frame's median is a stack's
+constexpr int kDirections = 16;
+constexpr double kReachMm = 12;       // how far beyond a footprint a wall or shadow is followed
+constexpr double kTokenMm = 1.8;      // a race token's thickness
+constexpr double kTallerRatio = 1.5;  // a shadow this much stronger than a single token's is a stack's
+constexpr double kWiderWall = 3.5;    // a wall this many times wider than a single token's is a stack's
 
 bool IsRace(const std::string& kind) {
   const std::string base = kind.size() > 8 && kind.compare(kind.size() - 8, 8, "_decline") == 0 ? kind.substr(0, kind.size() - 8) : kind;
   return engine::RaceFromId(base).has_value();
 }
 
+// The darkening profile beyond a footprint in direction `dir`: rays across the middle third of the token walk out
+// from its centre until they leave `own`, then kReachMm on; profile[k] is the median over the rays of `value` k
+// pixels beyond the edge. Rays that meet another token (`others`) within the reach are left out; `clear` is the
+// share of rays that did not.
+template <typename Value>
+std::vector<double> Profile(const cv::Mat& own, const cv::Mat& others, cv::Point2d centre_px, cv::Point2d dir, double width_px, Value value,
+                            double* clear) {
+  const cv::Point2d across(-dir.y, dir.x);
+  const int reach = cvRound(kReachMm * kPpm);
+  auto inside = [](const cv::Mat& m, int x, int y) { return x >= 0 && y >= 0 && x < m.cols && y < m.rows; };
+  std::vector<std::vector<double>> rays;
+  int total = 0;
+  for (double o = -width_px / 6; o <= width_px / 6; o += 1.0) {
+    ++total;
+    cv::Point2d p = centre_px + across * o;
+    int steps = 0;
+    while (steps++ < 4 * reach) {
+      const int x = cvRound(p.x), y = cvRound(p.y);
+      if (!inside(own, x, y) || !own.at<uchar>(y, x)) break;
+      p += dir;
+    }
+    std::vector<double> ray;
+    for (int n = 0; n < reach; ++n, p += dir) {
+      const int x = cvRound(p.x), y = cvRound(p.y);
+      if (!inside(own, x, y) || others.at<uchar>(y, x)) break;
+      ray.push_back(value(x, y));
+    }
+    if (static_cast<int>(ray.size()) == reach) rays.push_back(std::move(ray));
+  }
+  *clear = total ? static_cast<double>(rays.size()) / total : 0;
+  std::vector<double> profile(reach, 0);
+  if (rays.empty()) return profile;
+  std::vector<double> column(rays.size());
+  for (int k = 0; k < reach; ++k) {
+    for (size_t r = 0; r < rays.size(); ++r) column[r] = rays[r][k];
+    std::nth_element(column.begin(), column.begin() + column.size() / 2, column.end());
+    profile[k] = column[column.size() / 2];
+  }
+  return profile;
+}
+
 }  // namespace
 
-void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const calibration::TokenModel& model) {
-  (void)frame;
+void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab,
+                 const calibration::TokenModel& model, const cv::Point3d& camera) {
   const cv::Size size = fg.mask.size();
   cv::Mat all = cv::Mat::zeros(size, CV_8U);
-  std::vector<cv::Mat> own(instances.size());
-  for (size_t i = 0; i < instances.size(); ++i) {
-    const calibration::KindTemplate* t = model.Find(instances[i].kind);
-    if (!t) continue;
-    own[i] = cv::Mat::zeros(size, CV_8U);
-    PaintFootprint(*t, instances[i].centre_mm, instances[i].rotation_rad, own[i]);
-    all |= own[i];
-  }
-  // The darkened board around each race token (not under another token), as offsets from its centre.
-  struct Shade {
-    size_t index;
-    std::vector<cv::Point2d> offsets_mm;  // dark pixels within reach beyond the footprint
-    double width_mm;
+  for (const Instance& inst : instances)
+    if (const auto* t = model.Find(inst.kind)) PaintFootprint(*t, inst.centre_mm, inst.rotation_rad, all);
+  // How much darker than the empty board, as a share of the board's lightness (a shadow takes the same share of
+  // the light from a dark forest as from a bright field), and how different at all (Lab distance, up to 40).
+  auto darker = [&](int x, int y) {
+    const float ref = reference_lab.at<cv::Vec3f>(y, x)[0];
+    return std::clamp((ref - frame.lab.at<cv::Vec3f>(y, x)[0]) / (ref + 16.0f), 0.0f, 0.6f);
   };
-  std::vector<Shade> shades;
-  cv::Point2d direction(0, 0);
-  const int reach = cvRound(kReachMm * kPpm);
-  const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * reach + 1, 2 * reach + 1});
+  auto differs = [&](int x, int y) {
+    return std::min(static_cast<float>(cv::norm(reference_lab.at<cv::Vec3f>(y, x) - frame.lab.at<cv::Vec3f>(y, x))), 40.0f);
+  };
+  std::vector<size_t> races;
+  std::vector<std::array<double, kDirections>> shade;  // per direction: the darkening's sum beyond the edge
+  std::vector<cv::Mat> owns;
   for (size_t i = 0; i < instances.size(); ++i) {
-    if (own[i].empty() || !IsRace(instances[i].kind) || instances[i].visible < 0.9) continue;
-    const cv::Rect box = cv::boundingRect(own[i]);
-    const cv::Rect area = cv::Rect(box.x - reach, box.y - reach, box.width + 2 * reach, box.height + 2 * reach) & cv::Rect(0, 0, size.width, size.height);
-    cv::Mat around;
-    cv::dilate(own[i](area), around, kernel);
-    const cv::Mat ring = around & ~all(area) & fg.dark(area);
-    Shade s;
-    s.index = i;
-    s.width_mm = model.Find(instances[i].kind)->size_mm;
-    const cv::Point2d c = instances[i].centre_mm;
-    for (int y = 0; y < ring.rows; ++y) {
-      const uchar* m = ring.ptr<uchar>(y);
-      for (int x = 0; x < ring.cols; ++x) {
-        if (!m[x]) continue;
-        const cv::Point2d p((area.x + x + 0.5) / kPpm - c.x, (area.y + y + 0.5) / kPpm - c.y);
-        s.offsets_mm.push_back(p);
-        direction += p / std::max(cv::norm(p), 1e-6);
-      }
+    Instance& inst = instances[i];
+    const calibration::KindTemplate* t = model.Find(inst.kind);
+    if (!t || !IsRace(inst.kind)) continue;
+    cv::Mat own = cv::Mat::zeros(size, CV_8U);
+    PaintFootprint(*t, inst.centre_mm, inst.rotation_rad, own);
+    const cv::Point2d c(inst.centre_mm.x * kPpm - 0.5, inst.centre_mm.y * kPpm - 0.5);
+    const double width = t->size_mm * kPpm;
+    std::array<double, kDirections> s{};
+    for (int d = 0; d < kDirections; ++d) {
+      const double a = 2 * CV_PI * d / kDirections;
+      double clear = 0;
+      const auto profile = Profile(own, all & ~own, c, {std::cos(a), std::sin(a)}, width, darker, &clear);
+      for (double v : profile) s[d] += v;
+      if (clear < 0.4) s[d] = -1;  // hidden: says nothing about the light
     }
-    shades.push_back(std::move(s));
+    shade.push_back(s);
+    races.push_back(i);
+    owns.push_back(own);
+    // The wall: towards the point below the camera, against what one token's wall would be there.
+    const cv::Point2d from_below = inst.centre_mm - cv::Point2d(camera.x, camera.y);
+    const double rho = cv::norm(from_below);
+    if (camera.z > 0 && rho > 1) {
+      double clear = 0;
+      const auto wall = Profile(own, all & ~own, c, -from_below / rho, width, differs, &clear);
+      double w = 0;
+      for (double v : wall) w += v / 40.0 / kPpm;  // mm of full difference
+      inst.wall_mm = w;
+      inst.wall_expected_mm = kTokenMm * rho / camera.z;
+    }
   }
-  if (shades.size() < 2 || cv::norm(direction) < 1e-6) return;  // nothing to compare with
-  direction /= cv::norm(direction);
-  // Each token's shadow length: the dark pixels on the shadow's side, per mm of the token's width.
-  std::vector<double> lengths;
-  for (Shade& s : shades) {
-    double n = 0;
-    for (const cv::Point2d& p : s.offsets_mm)
-      if (p.dot(direction) > 0.3 * s.width_mm) n += 1;
-    lengths.push_back(n / (kPpm * kPpm) / s.width_mm);
+  if (races.size() < 3) {
+    // Too few race tokens to learn the light from: none can be confirmed a single token.
+    for (size_t k : races) instances[k].stack_unsure = true;
+    return;
   }
-  std::vector<double> sorted = lengths;
-  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
-  const double typical = sorted[sorted.size() / 2];
-  for (size_t k = 0; k < shades.size(); ++k) {
-    Instance& inst = instances[shades[k].index];
-    const double extra = lengths[k] - typical;
-    // Taller than one token: how many more cannot be told reliably, so the token counts once and its region's
-    // count becomes a lower bound.
-    if (extra > kTallerMm) inst.stack_unsure = true;
+  // The frame's shadow direction: where the shadows reach furthest, summed over the tokens that show it.
+  int best = 0;
+  double best_sum = -1;
+  for (int d = 0; d < kDirections; ++d) {
+    double sum = 0;
+    for (const auto& s : shade) sum += std::max(0.0, s[d]);
+    if (sum > best_sum) best_sum = sum, best = d;
+  }
+  const double a = 2 * CV_PI * best / kDirections;
+  const cv::Point2d dir(std::cos(a), std::sin(a));
+  // The frame's typical shadow profile (the median over the tokens whose shadow side is clear), and how far it
+  // reaches: where it falls below a fifth of its peak.
+  std::vector<std::vector<double>> profiles(races.size());
+  std::vector<bool> seen(races.size(), false);
+  for (size_t k = 0; k < races.size(); ++k) {
+    const Instance& inst = instances[races[k]];
+    double clear = 0;
+    const cv::Point2d c(inst.centre_mm.x * kPpm - 0.5, inst.centre_mm.y * kPpm - 0.5);
+    profiles[k] = Profile(owns[k], all & ~owns[k], c, dir, model.Find(inst.kind)->size_mm * kPpm, darker, &clear);
+    seen[k] = clear >= 0.5;
+  }
+  const int reach_px = cvRound(kReachMm * kPpm);
+  std::vector<double> typical(reach_px, 0);
+  int clear_count = 0;
+  for (size_t k = 0; k < races.size(); ++k) clear_count += seen[k];
+  if (clear_count >= 3) {
+    std::vector<double> column;
+    for (int i = 0; i < reach_px; ++i) {
+      column.clear();
+      for (size_t k = 0; k < races.size(); ++k)
+        if (seen[k]) column.push_back(profiles[k][i]);
+      std::nth_element(column.begin(), column.begin() + column.size() / 2, column.end());
+      typical[i] = column[column.size() / 2];
+    }
+  }
+  const double peak = *std::max_element(typical.begin(), typical.end());
+  int length = 0;
+  for (int i = 0; i < reach_px; ++i)
+    if (typical[i] > 0.2 * peak) length = i + 1;
+  // Each token's shadow: its darkening summed out to three single shadows' length, against the typical token's.
+  const int window = std::min(reach_px, std::max(4, 3 * length));
+  double single = 0;
+  for (int i = 0; i < window; ++i) single += typical[i];
+  for (size_t k = 0; k < races.size(); ++k) {
+    Instance& inst = instances[races[k]];
+    // A token counts once for certain only when its shadow shows and reaches no further than a single token's.
+    if (!seen[k] || clear_count < 3 || peak < 0.01) {
+      inst.stack_unsure = true;
+      continue;
+    }
+    double sum = 0;
+    for (int i = 0; i < window; ++i) sum += profiles[k][i];
+    inst.shadow_mm = sum / kPpm;
+    inst.shadow_ratio = sum / std::max(single, 1e-6);
+    // Or its wall is far wider than one token's would be there (only where one token's wall is wide enough to see).
+    const bool wide_wall = inst.wall_expected_mm > 0.25 && inst.wall_mm > kWiderWall * inst.wall_expected_mm;
+    if (inst.shadow_ratio > kTallerRatio || wide_wall) inst.stack_unsure = true;
   }
 }
 

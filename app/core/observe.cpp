@@ -37,7 +37,8 @@ engine::Result<int> ObserveImages(const ObserveRequest& request, const std::func
                         {"y_mm", std::round(i.centre_mm.y * 10) / 10}, {"rotation_deg", std::round(i.rotation_rad * 1800 / M_PI) / 10},
                         {"confidence", std::round(i.confidence * 100) / 100}, {"error", std::round(i.error * 10) / 10},
                         {"board_error", std::round(i.board_error * 10) / 10}, {"visible", std::round(i.visible * 100) / 100},
-                        {"stack", i.stack}, {"stack_unsure", i.stack_unsure}});
+                        {"stack", i.stack}, {"stack_unsure", i.stack_unsure}, {"shadow_mm", std::round(i.shadow_mm * 10) / 10},
+                        {"wall_mm", std::round(i.wall_mm * 10) / 10}, {"wall_expected_mm", std::round(i.wall_expected_mm * 10) / 10}});
       }
       std::ofstream(fs::path(request.debug_dir) / fs::path(image).stem() / "instances.json") << inst.dump(1) << "\n";
     }

@@ -94,7 +94,8 @@ engine::Result<SceneBenchReport> RunSceneBench(const SceneBenchOptions& options,
     const auto a = std::chrono::steady_clock::now();
     const datasets::Scene scene = datasets::PlaceBoard(board, *(*table)->grid, so);
     const auto b = std::chrono::steady_clock::now();
-    const datasets::World world = datasets::ComposeWorld((*table)->empty, scene, shot.light);
+    const cv::Point3d over = datasets::CameraOverBoard(shot, (*table)->layout.board_mm);
+    const datasets::World world = datasets::ComposeWorld((*table)->empty, scene, shot.light, &over);
     const auto c = std::chrono::steady_clock::now();
     const cv::Mat image = datasets::RenderFrame(world, shot);
     const auto d = std::chrono::steady_clock::now();

@@ -121,7 +121,8 @@ TEST(Scene, TokensAreDrawnWhereTheTruthPutsThem) {
     so.seed = b;
     Scene scene;
     const cv::Mat frame = RenderScene(t, boards[b], so, shot, &scene);
-    const World world = ComposeWorld(t.empty, scene, shot.light);
+    const cv::Point3d camera = CameraOverBoard(shot, t.layout.board_mm);
+    const World world = ComposeWorld(t.empty, scene, shot.light, &camera);
     for (const Placement& p : scene.placements) {
       bool lone = true;
       for (const Placement& q : scene.placements) {
