@@ -53,7 +53,7 @@ Result<InjectedGame> PlayInjectedGame(const std::shared_ptr<const Map>& map, uin
 // An illegal conquest of `kind` the current player could make in `game` just before `next` (the action the player
 // is about to make: a conquest, or for kDeclineTurn the end_turn of a decline turn), or nothing when the state
 // offers none. The target is chosen at random among the fitting regions, preferring ones where only the kind's
-// rule is broken (adjacent, affordable).
+// rule is broken (adjacent, affordable); the tokens put down never exceed the hand (a player cannot place more).
 std::optional<Action> IllegalConquest(const Game& game, IllegalKind kind, const Action& next, Rng& rng);
 
 }  // namespace swref::engine
