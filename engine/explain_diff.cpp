@@ -60,7 +60,12 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
   diff.race = game.players()[diff.player].active;
   std::vector<std::string> notes;
   bool dragon_moved = false;  // the dragon appeared somewhere: it may have left another player's region
-  for (int i = 0; i < seen.size(); ++i) dragon_moved = dragon_moved || seen.regions[i].dragon > game.board()[i].dragon;
+  uint32_t may_withdraw = game.turn().withdrawn;  // players who lost a region this turn, or in this change
+  for (int i = 0; i < seen.size(); ++i) {
+    const RegionState& b = game.board()[i];
+    dragon_moved = dragon_moved || seen.regions[i].dragon > b.dragon;
+    if (b.HasRace() && (seen.regions[i].race != b.race_id() || seen.regions[i].decline != b.decline)) may_withdraw |= 1u << b.owner;
+  }
   auto suspect = [&](int region, const std::string& why) {
     diff.suspects.push_back(region);
     notes.push_back("region " + std::to_string(region) + ": " + why);
@@ -103,10 +108,14 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
     }
     if (b.owner == diff.player) continue;  // own regions: counts and pieces checked by the simulation
     const bool fewer = o.tokens_certain ? o.tokens < b.tokens : false;
+    const bool more = o.tokens > b.tokens || o.encampments > b.encampments;
     if (fewer || b.lost_tribe != o.lost_tribe || b.fortress != o.fortress || b.troll_lair != o.troll_lair || b.hero != o.hero ||
         b.hole != o.hole || (b.dragon != o.dragon && !(dragon_moved && o.dragon == 0)) || o.encampments < b.encampments)
       suspect(i, Seen(o) + " seen where " + game.players()[b.owner].name + " had " + Was(b) +
                      " (pieces included): another player's region changes only by a conquest or a withdrawal");
+    else if (more && !(may_withdraw & (1u << b.owner)))
+      suspect(i, Seen(o) + " seen where " + game.players()[b.owner].name + " had " + Was(b) + ": " + game.players()[b.owner].name +
+                     " lost no region this turn, so has nothing to withdraw there (a count the camera could not see before?)");
   }
   std::sort(diff.suspects.begin(), diff.suspects.end());
   diff.suspects.erase(std::unique(diff.suspects.begin(), diff.suspects.end()), diff.suspects.end());

@@ -391,6 +391,16 @@ TEST(Explain, AnOpponentsRegionLosingTokensIsAQuestion) {
   EXPECT_EQ(e.regions, std::vector<int>{3});
 }
 
+TEST(Explain, AnOpponentsRegionGainingTokensWithNothingToWithdrawIsAQuestion) {
+  const Game g = SorcererTurn(4);  // Bob lost no region this turn: a gain is a count the camera missed, not a withdrawal
+  ObservedBoard seen = ObserveBoard(g.board());
+  seen.regions[3].tokens = 6;
+  const Explanation e = Explain(g, seen);
+  ASSERT_EQ(e.kind, ExplainKind::kQuestion) << e.text;
+  EXPECT_EQ(e.regions, std::vector<int>{3});
+  EXPECT_NE(e.text.find("Bob lost no region this turn"), std::string::npos) << e.text;
+}
+
 TEST(Explain, LowConfidenceReadingIsAQuestion) {
   const Game g = Play(kRatmen, kMerchant, R"([{"player": "Ann", "do": "pick", "slot": 0}])");
   const Game truth = After(g, {R"({"player": "Ann", "do": "conquer", "region": 1})"});
