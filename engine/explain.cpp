@@ -70,9 +70,9 @@ bool AskBetween(const std::vector<const Simulated*>& group, const std::vector<Si
 
 // A legal reading that needed a stack's hidden count to reach a conquest's cost: ask, with the reading at the
 // seen lower bound beside it.
-bool AskHiddenCount(const Simulated& chosen, const std::vector<Simulated>& sims, const BoardDiff& diff, const ObservedBoard& seen,
+void AskHiddenCount(const Simulated& chosen, const std::vector<Simulated>& sims, const BoardDiff& diff, const ObservedBoard& seen,
                     const Game& game, Explanation* e) {
-  const Simulated* low = nullptr;
+  const Simulated* low = nullptr;  // the same variant with the stacks read at their lower bounds
   for (const Simulated& s : sims) {
     const Recipe& a = s.recipe;
     const Recipe& b = chosen.recipe;
@@ -85,15 +85,18 @@ bool AskHiddenCount(const Simulated& chosen, const std::vector<Simulated>& sims,
   e->kind = ExplainKind::kQuestion;
   e->options.push_back(chosen.reading);
   if (low) e->options.push_back(low->reading);
-  for (int r : diff.targets)
-    if (!seen.regions[r].tokens_certain) e->regions.push_back(r);
+  for (const std::vector<int>* list : {&diff.ghoul_targets, &diff.targets})
+    for (int r : *list)
+      if (!seen.regions[r].tokens_certain) e->regions.push_back(r);
   e->text = "A stack hides how many tokens were placed in region";
   e->text += e->regions.size() == 1 ? " " : "s ";
   for (size_t k = 0; k < e->regions.size(); ++k) e->text += (k ? ", " : "") + std::to_string(e->regions[k]);
   e->text += ": is it (1) " + ReadingText(chosen.reading, game);
-  if (low) e->text += ", or (2) " + ReadingText(low->reading, game) + " (" + std::string(ToString(low->reading.actions[low->reading.illegal >= 0 ? low->reading.illegal : 0].verdict.code)) + ")";
+  if (low) {
+    e->text += ", or (2) " + ReadingText(low->reading, game);
+    if (low->reading.illegal >= 0) e->text += " [rejected: " + low->reading.actions[low->reading.illegal].verdict.why + "]";
+  }
   e->text += "?";
-  return true;
 }
 
 void Choose(const Game& game, const ObservedBoard& seen, const BoardDiff& diff, const std::vector<Simulated>& sims,
