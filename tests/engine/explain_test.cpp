@@ -186,6 +186,25 @@ TEST(Explain, RedeployWithHeroes) {
   EXPECT_EQ(Actions(e.reading), json::parse(R"([{"player": "Ann", "do": "redeploy", "tokens": {"1": 6, "2": 7}, "heroes": [1, 2]}])"));
 }
 
+TEST(Explain, RedeployWithAFortress) {
+  const Game g = Play({"ratmen"}, {"fortified"}, R"([{"player": "Ann", "do": "pick", "slot": 0}, {"player": "Ann", "do": "conquer", "region": 1},
+    {"player": "Ann", "do": "conquer", "region": 2}])");
+  const Game truth = After(g, {R"({"player": "Ann", "do": "redeploy", "tokens": {"1": 5, "2": 6}, "fortress": 2})"});
+  const Explanation e = Explain(g, ObserveBoard(truth.board()));
+  ASSERT_EQ(e.kind, ExplainKind::kExplained) << e.text;
+  EXPECT_EQ(Actions(e.reading), json::parse(R"([{"player": "Ann", "do": "redeploy", "tokens": {"1": 5, "2": 6}, "fortress": 2}])"));
+}
+
+TEST(Explain, RedeployWithEncampments) {
+  const Game g = Play({"ratmen"}, {"bivouacking"}, R"([{"player": "Ann", "do": "pick", "slot": 0}, {"player": "Ann", "do": "conquer", "region": 1},
+    {"player": "Ann", "do": "conquer", "region": 2}])");
+  const Game truth = After(g, {R"({"player": "Ann", "do": "redeploy", "tokens": {"1": 6, "2": 7}, "encampments": {"1": 2, "2": 3}})"});
+  const Explanation e = Explain(g, ObserveBoard(truth.board()));
+  ASSERT_EQ(e.kind, ExplainKind::kExplained) << e.text;
+  EXPECT_EQ(Actions(e.reading),
+            json::parse(R"([{"player": "Ann", "do": "redeploy", "tokens": {"1": 6, "2": 7}, "encampments": {"1": 2, "2": 3}}])"));
+}
+
 // Ratmen + Merchant: 4 on region 1, 2 on 2, 3 on 3: 1 token left in hand.
 Game OneInHand() {
   return Play(kRatmen, kMerchant, R"([{"player": "Ann", "do": "pick", "slot": 0}, {"player": "Ann", "do": "conquer", "region": 1, "tokens": 4},
