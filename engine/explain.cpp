@@ -207,9 +207,9 @@ Explanation Explain(const Game& committed, const ObservedBoard& seen, const Expl
       e.bounded = true;
       break;
     }
-    const size_t before = sims.size();
-    if (!Simulate(committed, seen, diff, recipe, context, budget, &sims)) e.bounded = true;
-    e.simulated += static_cast<int>(sims.size() - before);
+    int simulated = 0;
+    if (!Simulate(committed, seen, diff, recipe, context, budget, &sims, &simulated)) e.bounded = true;
+    e.simulated += simulated;
   }
   // 5. the choice
   Choose(committed, seen, diff, sims, context, &e);

@@ -96,6 +96,8 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
       } else if (b.HasRace() && b.owner == diff.player) {
         if (b.race == diff.race && !b.decline) diff.emptied.push_back(i);  // abandoned, or a redeploy's zero
         // else: the player's older in-decline race leaving the map, when the active race declines
+      } else if (diff.race == static_cast<int>(Race::kAmazons) && !game.turn().redeployed) {
+        diff.targets.push_back(i);  // conquered, then left empty by the redeploy: Amazons with fewer tokens than regions
       } else {
         suspect(i, "emptied, but it held " + Was(b) + (b.HasRace() ? " of " + game.players()[b.owner].name : "") +
                        ": only a conquest takes a region, and it leaves the conqueror's tokens");
@@ -103,7 +105,10 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
       continue;
     }
     if (!b.HasRace()) {
-      suspect(i, o.lost_tribe < b.lost_tribe ? "the lost tribe is gone, but no race took the region" : "its pieces changed, but no race is there");
+      if (o.lost_tribe < b.lost_tribe && diff.race == static_cast<int>(Race::kAmazons) && !game.turn().redeployed && !o.race)
+        diff.targets.push_back(i);  // the lost tribe conquered, the region then left empty by the Amazons' redeploy
+      else
+        suspect(i, o.lost_tribe < b.lost_tribe ? "the lost tribe is gone, but no race took the region" : "its pieces changed, but no race is there");
       continue;
     }
     if (b.owner == diff.player) continue;  // own regions: counts and pieces checked by the simulation

@@ -2,6 +2,7 @@
 #include "engine/explain_readings.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "engine/table_script.h"
 
@@ -11,6 +12,7 @@ namespace {
 constexpr int kMaxDieTargets = 4;      // targets tried as the reinforced final conquest
 constexpr int kMaxSorceryTargets = 3;  // targets tried both as conversions and as conquests (2^3 masks)
 constexpr int kMaxSplits = 8;          // ways to share a redeploy's hidden tokens among several stacks
+constexpr int kMaxOrdered = 4;         // targets whose every order is tried when the greedy order is not legal (4! = 24)
 
 bool IsBerserk(const Game& game, int race) { return race >= 0 && game.civs()[race].power == Power::kBerserk; }
 
@@ -18,8 +20,10 @@ bool IsBerserk(const Game& game, int race) { return race >= 0 && game.civs()[rac
 // house ruling); once it cannot, the rest is laid on a plain board as the players would have laid it.
 class Runner {
  public:
-  Runner(const Game& committed, const ObservedBoard& seen, const BoardDiff& diff, const Recipe& recipe, const ExplainContext& context)
-      : seen_(seen), diff_(diff), recipe_(recipe), die_(context.die), turn_ending_(context.turn_ending), game_(committed),
+  // `order` (may be empty: greedy) is the order of the active race's conquests, as indices into diff.targets.
+  Runner(const Game& committed, const ObservedBoard& seen, const BoardDiff& diff, const Recipe& recipe, const ExplainContext& context,
+         const std::vector<int>& order)
+      : seen_(seen), diff_(diff), recipe_(recipe), die_(context.die), turn_ending_(context.turn_ending), order_(order), game_(committed),
         strict_(seen.regions.size(), false) {}
 
   const Game& game() const { return game_; }
@@ -90,6 +94,7 @@ class Runner {
   const Recipe& recipe_;
   const int die_;
   const bool turn_ending_;
+  const std::vector<int>& order_;
   Game game_;
   Board board_;
   bool stuck_ = false;
@@ -133,6 +138,13 @@ Action Runner::Conquest(int index, bool ghouls, bool last) {
 // Conquests in an order that keeps each legal when it comes, if one exists: repeatedly the first target legal now.
 // Halflings' first two conquests get the holes, so regions seen with a hole go first; a reinforced conquest last.
 void Runner::ConquerAll(const std::vector<int>& targets, bool ghouls) {
+  if (!ghouls && !order_.empty()) {  // an order given: the greedy one was not legal
+    for (size_t k = 0; k < order_.size(); ++k) {
+      Do(Conquest(order_[k], false, k + 1 == order_.size()));
+      strict_[targets[order_[k]]] = true;
+    }
+    return;
+  }
   std::vector<int> left(targets.size());
   for (size_t i = 0; i < left.size(); ++i) left[i] = static_cast<int>(i);
   const bool holes = !ghouls && diff_.race == static_cast<int>(Race::kHalflings) && game_.civ(Race::kHalflings).holes_granted < 2;
@@ -359,7 +371,8 @@ std::vector<Recipe> Recipes(const Game& game, const ObservedBoard& seen, const B
     for (size_t i = 0; i < diff.targets.size() && sorcery.size() < kMaxSorceryTargets; ++i) {
       const RegionState& b = game.board()[diff.targets[i]];
       const ObservedRegion& o = seen.regions[diff.targets[i]];
-      if (b.HasRace() && b.owner != diff.player && o.tokens == 1 && o.tokens_certain) sorcery.push_back(static_cast<int>(i));
+      const bool lone = b.tokens == 1 && !b.decline;  // a legal target, whatever count a redeploy left there since
+      if (b.HasRace() && b.owner != diff.player && ((o.tokens == 1 && o.tokens_certain) || lone)) sorcery.push_back(static_cast<int>(i));
     }
   const std::vector<Recipe> dies = DieVariants(game, diff, context);
   bool hidden = false;  // a target's count is a stack's lower bound: also read it as it is seen
@@ -389,9 +402,12 @@ std::vector<Recipe> Recipes(const Game& game, const ObservedBoard& seen, const B
   return out;
 }
 
-bool Simulate(const Game& committed, const ObservedBoard& seen, const BoardDiff& diff, const Recipe& recipe, const ExplainContext& context,
-              int budget, std::vector<Simulated>* out) {
-  Runner run(committed, seen, diff, recipe, context);
+namespace {
+
+// One recipe with one order of the conquests (empty: greedy).
+bool SimulateOrder(const Game& committed, const ObservedBoard& seen, const BoardDiff& diff, const Recipe& recipe, const ExplainContext& context,
+                   const std::vector<int>& order, int budget, std::vector<Simulated>* out) {
+  Runner run(committed, seen, diff, recipe, context, order);
   // 1. off-board actions the board implies
   if (diff.pick_slot >= 0) {
     Action a;
@@ -432,6 +448,33 @@ bool Simulate(const Game& committed, const ObservedBoard& seen, const BoardDiff&
     out->push_back(branch.Finish());
   }
   return redeploys.size() <= kMaxSplits;
+}
+
+}  // namespace
+
+bool Simulate(const Game& committed, const ObservedBoard& seen, const BoardDiff& diff, const Recipe& recipe, const ExplainContext& context,
+              int budget, std::vector<Simulated>* out, int* simulated) {
+  const size_t first = out->size();
+  bool complete = SimulateOrder(committed, seen, diff, recipe, context, {}, budget, out);
+  *simulated += static_cast<int>(out->size() - first);
+  auto legal = [](const Simulated& s) { return s.fit != Fit::kNone && s.illegal_count == 0; };
+  if (std::any_of(out->begin() + first, out->end(), legal) || diff.targets.size() < 2) return complete;
+  if (diff.targets.size() > kMaxOrdered) return false;
+  // Orders matter (a first conquest, adjacency, a Giants' discount): try every other one until one is legal.
+  std::vector<int> order(diff.targets.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  while (std::next_permutation(order.begin(), order.end())) {
+    if (*simulated >= budget) return false;
+    std::vector<Simulated> tried;
+    complete = SimulateOrder(committed, seen, diff, recipe, context, order, budget - *simulated, &tried) && complete;
+    *simulated += static_cast<int>(tried.size());
+    for (Simulated& s : tried)
+      if (legal(s)) {
+        out->push_back(std::move(s));
+        return complete;
+      }
+  }
+  return complete;
 }
 
 }  // namespace swref::engine

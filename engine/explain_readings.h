@@ -53,11 +53,13 @@ struct Simulated {
 };
 
 // Builds, simulates and fits the readings of one recipe (several when the redeploy's split among stacks is open),
-// appending at most `budget` of them to `out`. Returns false when a bound cut some off. A reading that needed
+// appending them to `out` and counting every simulation in `*simulated` (at most `budget` in all). Conquests come
+// in the greedy order; when that gives no legal reading, every other order of up to 4 targets is tried until one
+// does (kept alone). Returns false when a bound cut some off. A reading that needed
 // hidden stacks to hold tokens the camera could not see fits at best loosely; with context.turn_ending, a reading
 // after which the turn could not end (tokens left in hand) does not fit.
 bool Simulate(const Game& committed, const ObservedBoard& seen, const BoardDiff& diff, const Recipe& recipe, const ExplainContext& context,
-              int budget, std::vector<Simulated>* out);
+              int budget, std::vector<Simulated>* out, int* simulated);
 
 // "conquer 13 (4 tokens, die 2)", "redeploy", "withdraw (Bob)": a short name of an action for the texts.
 std::string DescribeAction(const Action& action, const std::vector<PlayerState>& players);
