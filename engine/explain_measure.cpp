@@ -69,8 +69,13 @@ class Referee {
 
   ExplainFigures Run() {
     size_t ev = 0;
+    Rng merge(options_.seed ^ 0x3e59eULL);
     for (size_t si = 0; si < script_.scenes.size(); ++si) {
       for (; ev < script_.events.size() && script_.events[ev].after_scene < static_cast<int>(si); ++ev) Event(script_.events[ev]);
+      if (Missed(si, ev, merge)) {
+        ++figures_.merged;
+        continue;
+      }
       Scene(script_.scenes[si]);
     }
     for (; ev < script_.events.size(); ++ev) Event(script_.events[ev]);
@@ -78,6 +83,14 @@ class Referee {
   }
 
  private:
+  // A move the camera never sees still: the next scene is another move, with no event told in between.
+  bool Missed(size_t si, size_t ev, Rng& rng) const {
+    if (options_.merge_rate <= 0 || si + 1 >= script_.scenes.size()) return false;
+    if (script_.scenes[si].kind != SceneKind::kMove || script_.scenes[si + 1].kind != SceneKind::kMove) return false;
+    if (ev < script_.events.size() && script_.events[ev].after_scene <= static_cast<int>(si)) return false;
+    return rng.Below(1000) < static_cast<uint32_t>(options_.merge_rate * 1000);
+  }
+
   void Advance(int step) {
     while (truth_step_ < step) {
       const Action& a = record_.actions[++truth_step_];
@@ -249,7 +262,7 @@ class Referee {
 }  // namespace
 
 void ExplainFigures::Add(const ExplainFigures& o) {
-  scenes += o.scenes;
+  scenes += o.scenes, merged += o.merged;
   for (size_t k = 0; k < results.size(); ++k) results[k] += o.results[k];
   answered += o.answered, unanswerable += o.unanswerable;
   flags_raised += o.flags_raised, flags_right += o.flags_right;

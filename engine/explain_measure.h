@@ -12,6 +12,7 @@
 //     ExplainContext::turn_ending (a redeploy hidden by stacks).
 // After every scene the referee's game is compared with the record's replay (board, hands, coins, banners); when
 // they differ it is counted and the referee's game is reset to the truth, so one miss does not spoil the rest.
+// With `merge_rate`, some moves are never seen still, so that the next board holds several actions.
 // Observations are perfect, or with stacks hidden: a region of 2 or more tokens is, at `stack_rate`, seen as a
 // neat stack of 2-4 whose count is only a lower bound (the stack counted as 1), keyed by what the region holds so
 // that an unchanged region looks the same from scene to scene.
@@ -32,7 +33,9 @@ namespace swref::engine {
 struct MeasureOptions {
   bool hide_stacks = false;   // see stacks as lower bounds (false: perfect observations)
   double stack_rate = 0.3;    // the share of regions of 2+ tokens seen as a stack, when hide_stacks
-  uint64_t seed = 1;          // which regions are stacked
+  uint64_t seed = 1;          // which regions are stacked, which scenes are merged
+  double merge_rate = 0;      // the share of moves the camera misses (no still moment before the next move of
+                              // the same turn, no event in between): Explain then reads two or more actions at once
   ExplainContext context;     // the options of Explain (its die is managed by the measurement)
 };
 
@@ -44,6 +47,7 @@ struct FlagCount {
 
 struct ExplainFigures {
   int scenes = 0;                                  // boards given to Explain
+  int merged = 0;                                  // moves not seen still (merge_rate)
   std::array<int, 5> results{};                    // Explain calls (scenes, re-reads) by ExplainKind
   int answered = 0;                                // questions answered with the truth
   int unanswerable = 0;                            // questions whose options did not hold the truth

@@ -15,7 +15,7 @@ namespace {
 
 constexpr int kGamesPerMap = 20;
 
-ExplainFigures MeasureMaps(bool hide_stacks, bool ask_hidden_counts = true) {
+ExplainFigures MeasureMaps(bool hide_stacks, bool ask_hidden_counts = true, double merge_rate = 0) {
   ExplainFigures all;
   for (const std::string& key : BuiltinMapKeys()) {
     auto map = BuiltinMap(key);
@@ -27,6 +27,7 @@ ExplainFigures MeasureMaps(bool hide_stacks, bool ask_hidden_counts = true) {
       options.hide_stacks = hide_stacks;
       options.seed = g;
       options.context.ask_hidden_counts = ask_hidden_counts;
+      options.merge_rate = merge_rate;
       auto figures = MeasureExplain(game->record, game->flags, options);
       EXPECT_TRUE(figures.ok()) << figures.error();
       all.Add(*figures);
@@ -41,8 +42,8 @@ double Percentile(std::vector<double> v, double q) {
 }
 
 void Print(const char* title, const ExplainFigures& f) {
-  std::printf("%s: %d scenes, %d Explain calls: no_change %d, explained %d, illegal %d, question %d, pending %d\n", title, f.scenes,
-              static_cast<int>(f.us.size()), f.results[0], f.results[1], f.results[2], f.results[3], f.results[4]);
+  std::printf("%s: %d scenes (%d moves not seen still), %d Explain calls: no_change %d, explained %d, illegal %d, question %d, pending %d\n",
+              title, f.scenes, f.merged, static_cast<int>(f.us.size()), f.results[0], f.results[1], f.results[2], f.results[3], f.results[4]);
   std::printf("  questions answered %d (truth among the options), settled by spreading stacks %d, unanswerable %d; "
               "re-read at end_turn %d\n", f.answered, f.recounted, f.unanswerable, f.turn_end_reads);
   std::printf("  flags: raised %d, right %d (precision %.1f %%); illegal conquests %d, flagged %d (recall %.1f %%), same code %d\n",
@@ -89,6 +90,20 @@ TEST(ExplainMeasure, StacksHiddenAndCostsAssumed) {
   const ExplainFigures f = MeasureMaps(true, false);
   Print("stacks hidden, costs assumed (ask_hidden_counts off)", f);
   ExpectTargets(f);
+}
+
+}  // namespace
+}  // namespace swref::engine
+
+namespace swref::engine {
+namespace {
+
+// Half the moves that could be missed are never seen still: Explain reads two or more actions in one change.
+TEST(ExplainMeasure, MovesMergedIntoOneChange) {
+  const ExplainFigures f = MeasureMaps(false, true, 0.5);
+  Print("perfect observations, half the moves not seen still", f);
+  ExpectTargets(f);
+  EXPECT_GT(f.merged, 1000);
 }
 
 }  // namespace
