@@ -20,16 +20,19 @@
 // regions → the redeploy; an opponent's regions gaining tokens → withdrawals; the active race on its decline side
 // → decline; the dragon moved → a conquest with the dragon; a lone opponent token replaced by one Sorcerer →
 // a conversion; in-decline Ghouls in a new region → a Ghoul conquest; a race from the column → its pick), in the
-// turn's order, conquests ordered greedily so that each is legal when it comes if any order allows it. Every
+// turn's order, conquests ordered greedily so that each is legal when it comes (other orders of up to 4 targets
+// when the greedy one is not). Every
 // reading is simulated on a copy of the game (an illegal conquest as a house ruling) and kept only if the result
 // reads as the observation (explain_match.h: uncertain counts as lower bounds, tokens in hand free). Uncertain
-// counts are filled from the rules: a redeploy places exactly the race's tokens (conservation); a conquest onto a
-// stack seen from above takes at least its cost when the hand allows it (or asks, ExplainContext).
+// counts are filled from the rules: a redeploy places exactly the race's tokens (conservation, when the turn ends);
+// a conquest onto a stack seen from above takes at least its cost when the hand allows it (or asks, ExplainContext).
 // Preference: legal readings first, then those using the told die, then exact fits, then the fewest actions;
-// several equally good legal readings that leave different games are a question.
+// several equally good legal readings that leave different games, or an illegal reading with fewer actions that
+// fits exactly, are a question.
 //
 // Bound: at most `max_readings` readings are simulated per call (64 by default: a few variants of the redeploy,
-// the die, the Sorcerers' conversions, the hidden counts); a typical call simulates 2-6 and takes tens of µs.
+// the die, the Sorcerers' conversions, the hidden counts, other conquest orders); a typical call simulates 2-6
+// and takes about 10 µs.
 #pragma once
 
 #include <string>
