@@ -2,26 +2,20 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 
 #include "engine/replay.h"
+#include "engine/table_script.h"
 
 namespace swref::datasets {
 namespace fs = std::filesystem;
 namespace {
 
 enum Stream : uint64_t { kCameraStream = 101, kFrameStream, kReferenceStream };
-
-bool SameBoard(const engine::Board& a, const engine::Board& b) {
-  static_assert(std::is_trivially_copyable_v<engine::RegionState>);
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(engine::RegionState)) == 0;
-}
 
 struct PlannedFrame {
   engine::Board board;
@@ -33,26 +27,6 @@ struct PlannedEvent {
   int after_frame = -1;                // the last frame taken before the event; -1: before the first frame
   nlohmann::ordered_json action;
 };
-
-// The board as the player left it when making a conquest the rules then rejected: the defenders gone, the
-// player's tokens in the region.
-engine::Board AttemptedConquest(const engine::Game& game, const engine::Action& a) {
-  engine::Board board = game.board();
-  const int race = game.players()[a.player].active;
-  if (race < 0 || !game.map().Valid(a.region)) return board;
-  engine::RegionState& r = board[a.region];
-  r.ClearOccupant();
-  r.lost_tribe = 0;
-  r.owner = static_cast<int8_t>(a.player);
-  r.race = static_cast<int8_t>(race);
-  r.tokens = static_cast<uint8_t>(a.tokens > 0 ? a.tokens : game.ConquestCost(static_cast<engine::Race>(race), a.region).total);
-  return board;
-}
-
-bool OffBoard(engine::ActionType t) {
-  return t == engine::ActionType::kPick || t == engine::ActionType::kDecline || t == engine::ActionType::kEndTurn ||
-         t == engine::ActionType::kAlly;
-}
 
 }  // namespace
 
@@ -66,50 +40,29 @@ engine::Result<GameFramesSummary> WriteGameFrames(const engine::Record& record, 
     return R::Error(out.string() + ": the folder is not empty; give a new folder (nothing was written)");
   }
 
-  // Plan: replay the record, noting the board each frame shows and the events between frames.
-  auto started = engine::StartGame(record, fs::current_path());
-  if (!started) return R::Error(started.error());
-  engine::Game game = std::move(*started);
+  // Plan: the table script (engine/table_script.h) gives the still boards and the events between them; each board
+  // is shot as a few frames, a move with 1-2 frames of an arm over the board first.
+  auto script = engine::ScriptTable(record, fs::current_path());
+  if (!script) return R::Error(script.error());
   const int bump_step = options.bump_at_step >= 0 ? options.bump_at_step : static_cast<int>(record.actions.size()) / 2;
   std::vector<PlannedFrame> plan;
-  std::vector<PlannedEvent> events;
-  bool bumped = false;
-  auto shoot = [&](const engine::Board& board, int motion_frames) {
-    for (int i = 0; i < motion_frames; ++i) plan.push_back({board, true, bumped});
-    plan.push_back({board, false, bumped});
-    plan.push_back({board, false, bumped});
-  };
-  auto event = [&](nlohmann::ordered_json action) {
-    events.push_back({static_cast<int>(plan.size()) - 1, std::move(action)});
-  };
-  shoot(game.board(), 0);  // the set-up board before the first move
+  std::vector<int> last_frame_of_scene;
   GameFramesSummary summary;
   cv::RNG plan_rng(DeriveSeed(options.seed, kFrameStream, 0));
-  for (size_t i = 0; i < record.actions.size(); ++i) {
-    const engine::Action& a = record.actions[i];
-    const engine::Board before = game.board();
-    if (a.type == engine::ActionType::kConquer && a.die >= 0) {
-      event({{"player", record.players[a.player]}, {"do", "die"}, {"face", a.die}});
-    }
-    const engine::Board attempted = a.type == engine::ActionType::kConquer ? AttemptedConquest(game, a) : before;
-    const engine::Verdict v = game.Apply(a);
-    if (OffBoard(a.type)) {
-      const nlohmann::json action = engine::ToJson(a, record.players);
-      nlohmann::ordered_json j;
-      j["player"] = action.value("player", "");  // the documented key order: player, do, the rest
-      j["do"] = action.value("do", "");
-      for (const auto& [k, val] : action.items()) j[k] = val;
-      event(std::move(j));
-    }
-    if (v.ok()) {
-      if (!SameBoard(before, game.board())) shoot(game.board(), plan_rng.uniform(1, 3));
-    } else if (a.type == engine::ActionType::kConquer && !SameBoard(before, attempted)) {
-      shoot(attempted, 1);   // the illegal conquest as the player made it
-      shoot(before, 1);      // flagged, the player takes it back
-      ++summary.flagged;
-    }
-    if (static_cast<int>(i) == bump_step) bumped = true;
+  for (const engine::TableScene& scene : script->scenes) {
+    const bool bumped = scene.step > bump_step;  // the board is bumped after the bump step's action
+    int motion_frames = 1;
+    if (scene.kind == engine::SceneKind::kSetup) motion_frames = 0;
+    if (scene.kind == engine::SceneKind::kMove) motion_frames = plan_rng.uniform(1, 3);
+    if (scene.kind == engine::SceneKind::kAttempt) ++summary.flagged;
+    for (int i = 0; i < motion_frames; ++i) plan.push_back({scene.board, true, bumped});
+    plan.push_back({scene.board, false, bumped});
+    plan.push_back({scene.board, false, bumped});
+    last_frame_of_scene.push_back(static_cast<int>(plan.size()) - 1);
   }
+  std::vector<PlannedEvent> events;
+  for (const engine::TableEvent& e : script->events)
+    events.push_back({e.after_scene < 0 ? -1 : last_frame_of_scene[e.after_scene], engine::EventJson(e, record.players)});
 
   TableOptions to;
   to.map = record.map;

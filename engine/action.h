@@ -36,6 +36,7 @@ struct Action {
   std::vector<int> heroes;             // redeploy: Heroic's regions
   int target = -1;                     // ally: player index; -2 = a name that is no player
   bool decline = false;                // end_turn: Stout's decline
+  bool house_ruling = false;           // conquer: accepted by the players against the rules (`"ruling": "house"`)
 };
 
 std::string_view ToString(ActionType type);

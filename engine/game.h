@@ -107,6 +107,11 @@ class Game {
 
   Verdict Apply(const Action& action);
   Code Check(const Action& action) const;
+  // A conquest the players accept against the rules, a house ruling (docs/record.md): the region is taken as it
+  // lies on the table, with the tokens placed. Returns the rules' verdict (kOk: legal anyway, applied as usual).
+  // `*applied` is false, the game unchanged and the verdict's sentence says why, when the table cannot show it:
+  // not a conquest, not the player's turn, no race to conquer with, more tokens than in hand, a die attempt.
+  Verdict ApplyHouseRuling(const Action& action, bool* applied);
 
   // State, read-only.
   const Map& map() const { return *map_; }

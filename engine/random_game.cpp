@@ -71,12 +71,19 @@ void Randomize(const Game& game, Rng& rng, Action* a) {
 }  // namespace
 
 Result<RandomGame> PlayRandomGame(const std::shared_ptr<const Map>& map, uint64_t seed, const ActionObserver& observer) {
+  return PlayRandomGame(map, seed, observer, RandomStacks{});
+}
+
+Result<RandomGame> PlayRandomGame(const std::shared_ptr<const Map>& map, uint64_t seed, const ActionObserver& observer,
+                                  const RandomStacks& stacks) {
   using R = Result<RandomGame>;
   Record record;
   record.map = map->key;
   record.seed = seed;
+  record.races = stacks.races;
+  record.powers = stacks.powers;
   for (int i = 0; i < map->players; ++i) record.players.push_back("P" + std::to_string(i + 1));
-  GameOptions options{map, record.players, {}, {}, seed};
+  GameOptions options{map, record.players, stacks.races, stacks.powers, seed};
   auto created = Game::Create(options);
   if (!created) return R::Error(created.error());
   Game game = std::move(*created);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "engine/game.h"
 #include "engine/map.h"
@@ -25,5 +26,13 @@ using ActionObserver = std::function<void(const Game& game, const Action& action
 // Plays a whole game on `map` (its player count, players P1..Pn). An error means the engine offered no legal
 // action or rejected one it had listed: a bug, reported with the step.
 Result<RandomGame> PlayRandomGame(const std::shared_ptr<const Map>& map, uint64_t seed, const ActionObserver& observer = nullptr);
+
+// The same with the stacks' top named (as a record's `races`/`powers`; the rest shuffled by the seed).
+struct RandomStacks {
+  std::vector<Race> races;
+  std::vector<Power> powers;
+};
+Result<RandomGame> PlayRandomGame(const std::shared_ptr<const Map>& map, uint64_t seed, const ActionObserver& observer,
+                                  const RandomStacks& stacks);
 
 }  // namespace swref::engine

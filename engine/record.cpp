@@ -74,7 +74,11 @@ std::string ReadIds(const json& doc, const char* field, int limit, FromId from_i
 }
 
 std::string ParseConquer(const json& doc, const std::string& place, Action* a) {
-  if (auto e = CheckFields(doc, place, {"region", "tokens", "die", "with"}); !e.empty()) return e;
+  if (auto e = CheckFields(doc, place, {"region", "tokens", "die", "with", "ruling"}); !e.empty()) return e;
+  if (doc.contains("ruling")) {
+    if (doc["ruling"] != "house") return place + ".ruling: expected \"house\" (a conquest accepted against the rules), " + Got(doc["ruling"]);
+    a->house_ruling = true;
+  }
   if (!doc.contains("region")) return place + ".region: missing";
   if (auto e = ReadInt(doc["region"], place + ".region", &a->region); !e.empty()) return e;
   if (doc.contains("tokens"))
@@ -244,6 +248,7 @@ json ToJson(const Action& a, const std::vector<std::string>& players) {
       if (a.tokens >= 0) j["tokens"] = a.tokens;
       if (a.die >= 0) j["die"] = a.die;
       if (a.with != With::kNone) j["with"] = ToString(a.with);
+      if (a.house_ruling) j["ruling"] = "house";
       break;
     case ActionType::kRedeploy:
     case ActionType::kWithdraw:

@@ -15,6 +15,7 @@ namespace swref::engine {
 struct ReplayResult {
   std::vector<Verdict> steps;   // one per action of the record
   Game game;                    // the state after the last action
+  std::vector<bool> house_ruled = {};  // one per action (or empty): applied as a house ruling against the verdict in `steps`
 };
 
 // Errors only for a record whose game cannot start (map, players); a rejected action is a step, not an error.

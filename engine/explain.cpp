@@ -1,0 +1,265 @@
+// Explain: the top level (explain.h). The readings are built and simulated in explain_readings.cpp, compared with
+// the observation in explain_match.cpp.
+#include "engine/explain.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "engine/explain_readings.h"
+#include "engine/record.h"
+
+namespace swref::engine {
+namespace {
+
+const Verdict kOkVerdict{};
+
+std::string ReadingText(const Reading& reading, const Game& game) {
+  std::string s;
+  for (const ExplainedAction& a : reading.actions) s += (s.empty() ? "" : "; ") + DescribeAction(a.action, game.players());
+  return s.empty() ? "nothing" : s;
+}
+
+std::vector<int> Differing(const Game& game, const ObservedBoard& seen) {
+  std::vector<int> regions;
+  for (int i = 0; i < seen.size(); ++i)
+    if (!ReadsAs(game.board()[i], seen.regions[i])) regions.push_back(i);
+  return regions;
+}
+
+// Preferences (smaller is better): legal readings by the told die used, an exact fit, the fewest actions;
+// illegal ones by the fewest rejections first.
+std::tuple<int, int, int> LegalRank(const Simulated& s, const ExplainContext& context) {
+  return {context.die >= 0 && !s.reading.die_used, s.fit != Fit::kExact, static_cast<int>(s.reading.actions.size())};
+}
+std::tuple<int, int, int, int> IllegalRank(const Simulated& s, const ExplainContext& context) {
+  return {s.illegal_count, context.die >= 0 && !s.reading.die_used, static_cast<int>(s.reading.actions.size()), s.fit != Fit::kExact};
+}
+
+// The smallest illegal reading that fits exactly and has fewer actions than `legal` (a conquest with too few
+// tokens looks like a legal conquest followed by a redeploy that moved tokens out of the region), or null.
+const Simulated* SmallerIllegal(const Simulated& legal, const std::vector<Simulated>& sims) {
+  const Simulated* smaller = nullptr;
+  for (const Simulated& s : sims)
+    if (s.fit == Fit::kExact && s.illegal_count > 0 && s.reading.actions.size() < legal.reading.actions.size() &&
+        (!smaller || s.reading.actions.size() < smaller->reading.actions.size()))
+      smaller = &s;
+  return smaller;
+}
+
+// Several equally good legal readings that leave different games, or a smaller illegal one the board cannot tell
+// from them: a question listing each once.
+bool AskBetween(const std::vector<const Simulated*>& group, const std::vector<Simulated>& sims, const Game& game, Explanation* e) {
+  std::set<std::string> keys;
+  std::vector<const Simulated*> distinct;
+  for (const Simulated* s : group)
+    if (keys.insert(s->key).second) distinct.push_back(s);
+  const Simulated* smaller = SmallerIllegal(*group.front(), sims);
+  if (distinct.size() < 2 && !smaller) return false;
+  if (smaller) distinct.push_back(smaller);
+  e->kind = ExplainKind::kQuestion;
+  e->text = "The board cannot tell these apart; which happened?";
+  for (size_t k = 0; k < distinct.size(); ++k) {
+    const Reading& r = distinct[k]->reading;
+    e->options.push_back(r);
+    e->text += " (" + std::to_string(k + 1) + ") " + ReadingText(r, game);
+    if (r.illegal >= 0) e->text += " [rejected: " + r.actions[r.illegal].verdict.why + "]";
+  }
+  return true;
+}
+
+// A legal reading that needed a stack's hidden count to reach a conquest's cost: ask, with the reading at the
+// seen lower bound beside it.
+void AskHiddenCount(const Simulated& chosen, const std::vector<Simulated>& sims, const BoardDiff& diff, const ObservedBoard& seen,
+                    const Game& game, Explanation* e) {
+  const Simulated* low = nullptr;  // the same variant with the stacks read at their lower bounds
+  for (const Simulated& s : sims) {
+    const Recipe& a = s.recipe;
+    const Recipe& b = chosen.recipe;
+    if (s.fit != Fit::kNone && a.hidden_low && a.redeploy == b.redeploy && a.die == b.die && a.die_target == b.die_target && a.die_ghouls == b.die_ghouls &&
+        a.sorcery == b.sorcery && a.emptied_as_zeros == b.emptied_as_zeros) {
+      low = &s;
+      break;
+    }
+  }
+  e->kind = ExplainKind::kQuestion;
+  e->options.push_back(chosen.reading);
+  if (low) e->options.push_back(low->reading);
+  for (const std::vector<int>* list : {&diff.ghoul_targets, &diff.targets})
+    for (int r : *list)
+      if (!seen.regions[r].tokens_certain) e->regions.push_back(r);
+  e->text = "A stack hides how many tokens were placed in region";
+  e->text += e->regions.size() == 1 ? " " : "s ";
+  for (size_t k = 0; k < e->regions.size(); ++k) e->text += (k ? ", " : "") + std::to_string(e->regions[k]);
+  e->text += ": is it (1) " + ReadingText(chosen.reading, game);
+  if (low) {
+    e->text += ", or (2) " + ReadingText(low->reading, game);
+    if (low->reading.illegal >= 0) e->text += " [rejected: " + low->reading.actions[low->reading.illegal].verdict.why + "]";
+  }
+  e->text += "?";
+}
+
+void Choose(const Game& game, const ObservedBoard& seen, const BoardDiff& diff, const std::vector<Simulated>& sims,
+            const ExplainContext& context, Explanation* e) {
+  // 1. the best legal readings
+  std::vector<const Simulated*> legal;
+  for (const Simulated& s : sims)
+    if (s.fit != Fit::kNone && s.illegal_count == 0 && !s.key.empty()) legal.push_back(&s);
+  if (!legal.empty()) {
+    const auto best = LegalRank(**std::min_element(legal.begin(), legal.end(), [&](auto* a, auto* b) {
+      return LegalRank(*a, context) < LegalRank(*b, context);
+    }), context);
+    std::vector<const Simulated*> group;
+    for (const Simulated* s : legal)
+      if (LegalRank(*s, context) == best) group.push_back(s);
+    if (AskBetween(group, sims, game, e)) return;
+    const Simulated& chosen = *group.front();
+    if (chosen.reading.hidden_count && context.ask_hidden_counts) {
+      AskHiddenCount(chosen, sims, diff, seen, game, e);
+      return;
+    }
+    e->reading = chosen.reading;
+    if (chosen.reading.actions.empty()) {
+      e->kind = ExplainKind::kPending;
+      e->regions = Differing(game, seen);
+      const std::string& who = game.players()[game.current_player()].name;
+      e->text = game.turn().readied || game.turn().ghouls_readied ? who + " is placing tokens from hand (no redeploy yet)"
+                                                                  : who + " is readying: tokens lifted into hand";
+      return;
+    }
+    e->kind = ExplainKind::kExplained;
+    e->text = ReadingText(chosen.reading, game);
+    return;
+  }
+  // 2. no legal reading: the most plausible illegal one
+  const Simulated* worst = nullptr;
+  for (const Simulated& s : sims)
+    if (s.fit != Fit::kNone && (!worst || IllegalRank(s, context) < IllegalRank(*worst, context))) worst = &s;
+  if (worst) {
+    e->kind = ExplainKind::kIllegal;
+    e->reading = worst->reading;
+    e->text = e->verdict().why;
+    return;
+  }
+  // 3. nothing fits: ask about the regions the closest reading gets wrong
+  e->kind = ExplainKind::kQuestion;
+  const Simulated* closest = nullptr;
+  for (const Simulated& s : sims)
+    if (!closest || s.misfits.size() < closest->misfits.size()) closest = &s;
+  e->regions = closest ? closest->misfits : Differing(game, seen);
+  if (e->regions.empty()) e->regions = Differing(game, seen);
+  e->text = "No sequence of actions explains the board; please check region";
+  e->text += e->regions.size() == 1 ? " " : "s ";
+  for (size_t k = 0; k < e->regions.size(); ++k) e->text += (k ? ", " : "") + std::to_string(e->regions[k]);
+  if (closest) e->text += " (closest reading: " + ReadingText(closest->reading, game) + ")";
+}
+
+}  // namespace
+
+std::string_view ToString(ExplainKind kind) {
+  switch (kind) {
+    case ExplainKind::kNoChange: return "no_change";
+    case ExplainKind::kExplained: return "explained";
+    case ExplainKind::kIllegal: return "illegal";
+    case ExplainKind::kQuestion: return "question";
+    case ExplainKind::kPending: return "pending";
+  }
+  return "";
+}
+
+const Verdict& Explanation::verdict() const {
+  if (kind == ExplainKind::kIllegal && reading.illegal >= 0) return reading.actions[reading.illegal].verdict;
+  return kOkVerdict;
+}
+
+Explanation Explain(const Game& committed, const ObservedBoard& seen, const ExplainContext& context) {
+  Explanation e;
+  // 1. the observation covers the map
+  if (seen.size() != committed.map().size()) {
+    e.kind = ExplainKind::kQuestion;
+    e.text = "the observation lists " + std::to_string(seen.size()) + " regions; the map has " + std::to_string(committed.map().size());
+    return e;
+  }
+  // 2. nothing changed
+  const std::vector<int> changed = Differing(committed, seen);
+  Action end;
+  end.player = committed.current_player();
+  if (changed.empty() && (!context.turn_ending || committed.Check(end) == Code::kOk)) return e;
+  if (committed.finished()) {
+    e.kind = ExplainKind::kQuestion;
+    e.regions = changed;
+    e.text = "the game is over, but the board changed";
+    return e;
+  }
+  // 3. what changed; readings no action can make are questions
+  const BoardDiff diff = DiffBoard(committed, seen);
+  if (!diff.suspects.empty()) {
+    e.kind = ExplainKind::kQuestion;
+    e.regions = diff.suspects;
+    e.text = "The board shows what no action allows now; please check: " + diff.suspect_text;
+    return e;
+  }
+  // 4. every reading worth trying, simulated and fitted, within the bound
+  std::vector<Simulated> sims;
+  for (const Recipe& recipe : Recipes(committed, seen, diff, context)) {
+    const int budget = context.max_readings - e.simulated;
+    if (budget <= 0) {
+      e.bounded = true;
+      break;
+    }
+    int simulated = 0;
+    if (!Simulate(committed, seen, diff, recipe, context, budget, &sims, &simulated)) e.bounded = true;
+    e.simulated += simulated;
+  }
+  // 5. the choice
+  Choose(committed, seen, diff, sims, context, &e);
+  return e;
+}
+
+Verdict ApplyReading(Game* game, const Reading& reading, bool house, std::vector<Action>* applied) {
+  for (const ExplainedAction& step : reading.actions) {
+    Action a = step.action;
+    Verdict v = game->Apply(a);
+    if (!v.ok() && house && a.type == ActionType::kConquer) {
+      bool ruled = false;
+      v = game->ApplyHouseRuling(a, &ruled);
+      if (!ruled) return v;
+      a.house_ruling = true;
+    } else if (!v.ok()) {
+      return v;
+    }
+    if (applied) applied->push_back(a);
+  }
+  return Verdict{};
+}
+
+nlohmann::ordered_json ToJson(const Explanation& e, const std::vector<std::string>& players) {
+  auto actions = [&](const Reading& r) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const ExplainedAction& a : r.actions) {
+      const nlohmann::json action = ToJson(a.action, players);
+      nlohmann::ordered_json j;
+      j["player"] = action["player"];  // the record's key order: player, do, the rest
+      j["do"] = action["do"];
+      for (const auto& [k, v] : action.items()) j[k] = v;
+      if (!a.judged) {
+        j["judged"] = false;
+      } else {
+        j["ok"] = a.verdict.ok();
+        if (!a.verdict.ok()) j["code"] = ToString(a.verdict.code), j["why"] = a.verdict.why;
+      }
+      list.push_back(j);
+    }
+    return list;
+  };
+  nlohmann::ordered_json j;
+  j["kind"] = ToString(e.kind);
+  j["text"] = e.text;
+  j["actions"] = actions(e.reading);
+  j["options"] = nlohmann::ordered_json::array();
+  for (const Reading& r : e.options) j["options"].push_back(actions(r));
+  j["regions"] = e.regions;
+  return j;
+}
+
+}  // namespace swref::engine

@@ -1,0 +1,67 @@
+// The readings of a board change (a part of Explain, explain.h): what the difference between the committed board
+// and the observation says (DiffBoard), the variants worth trying (Recipes), and each variant built into a
+// sequence of actions, simulated on a copy of the game and fitted to the observation (Simulate).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/explain.h"
+#include "engine/explain_match.h"
+#include "engine/game.h"
+#include "engine/observed.h"
+
+namespace swref::engine {
+
+struct BoardDiff {
+  int player = 0;                  // the current player, the only one who conquers
+  int race = -1;                   // the race seen conquering: the active race, or one the board implies
+  int pick_slot = -1;              // a pick the board implies: the race seen is in the column at this slot
+  bool decline = false;            // the active race shows its in-decline side
+  bool decline_turn = false;       // a decline turn: the targets are conquests the rules forbid
+  std::vector<int> targets;        // regions newly showing the conquering race
+  std::vector<int> ghoul_targets;  // regions newly showing the player's in-decline Ghouls
+  std::vector<int> emptied;        // regions of the active race now empty
+  std::vector<int> suspects;       // readings no action of this turn can make
+  std::string suspect_text;        // what is wrong with the first suspects, for the question
+};
+
+BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen);
+
+// One variant of the reading.
+struct Recipe {
+  enum class Die : uint8_t { kUnused, kOnConquest, kFailed };
+  bool redeploy = false;           // the active race's tokens are placed as seen (this ends its conquests)
+  bool emptied_as_zeros = false;   // emptied regions are the redeploy's zeros (Amazons), not abandons
+  Die die = Die::kUnused;          // the told die: a conquest's roll, a failed attempt, or not in this change
+  int die_target = -1;             // kOnConquest, not Berserk: index in targets of the final, reinforced conquest
+  bool die_ghouls = false;         // the die is the in-decline Ghouls' (die_target indexes ghoul_targets)
+  uint32_t sorcery = 0;            // bit i: targets[i] converted by the Sorcerers rather than conquered
+  bool hidden_low = false;         // stacks read at their seen lower bound, not filled up to the cost
+};
+
+// The variants in order of plausibility (the first ones survive the search bound).
+std::vector<Recipe> Recipes(const Game& game, const ObservedBoard& seen, const BoardDiff& diff, const ExplainContext& context);
+
+struct Simulated {
+  Reading reading;
+  Recipe recipe;
+  Fit fit = Fit::kNone;
+  int illegal_count = 0;           // rejected actions in the reading
+  std::string key;                 // StateKey of the resulting game; empty when the game could not follow
+  std::vector<int> misfits;        // regions that do not read as seen
+};
+
+// Builds, simulates and fits the readings of one recipe (several when the redeploy's split among stacks is open),
+// appending them to `out` and counting every simulation in `*simulated` (at most `budget` in all). Conquests come
+// in the greedy order; when that gives no legal reading, every other order of up to 4 targets is tried until one
+// does (kept alone). Returns false when a bound cut some off. A reading that needed
+// hidden stacks to hold tokens the camera could not see fits at best loosely; with context.turn_ending, a reading
+// after which the turn could not end (tokens left in hand) does not fit.
+bool Simulate(const Game& committed, const ObservedBoard& seen, const BoardDiff& diff, const Recipe& recipe, const ExplainContext& context,
+              int budget, std::vector<Simulated>* out, int* simulated);
+
+// "conquer 13 (4 tokens, die 2)", "redeploy", "withdraw (Bob)": a short name of an action for the texts.
+std::string DescribeAction(const Action& action, const std::vector<PlayerState>& players);
+
+}  // namespace swref::engine
