@@ -27,6 +27,7 @@ double Weight(const Game& game, const Action& a, int berserk_face) {
     case ActionType::kWithdraw: return t.conquests_over ? 40.0 : 0.2;
     case ActionType::kAlly: return 3.0;
     case ActionType::kEndTurn: return a.decline ? 0.4 : 1.0;
+    case ActionType::kErode: return 1.0;  // SoloPlay only
   }
   return 1.0;
 }
@@ -76,7 +77,10 @@ Result<RandomGame> PlayRandomGame(const std::shared_ptr<const Map>& map, uint64_
   record.map = map->key;
   record.seed = seed;
   for (int i = 0; i < map->players; ++i) record.players.push_back("P" + std::to_string(i + 1));
-  GameOptions options{map, record.players, {}, {}, seed};
+  GameOptions options;
+  options.map = map;
+  options.players = record.players;
+  options.seed = seed;
   auto created = Game::Create(options);
   if (!created) return R::Error(created.error());
   Game game = std::move(*created);

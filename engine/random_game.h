@@ -26,4 +26,8 @@ using ActionObserver = std::function<void(const Game& game, const Action& action
 // action or rejected one it had listed: a bug, reported with the step.
 Result<RandomGame> PlayRandomGame(const std::shared_ptr<const Map>& map, uint64_t seed, const ActionObserver& observer = nullptr);
 
+// A whole SoloPlay game on `map` (one player, "Solo"): the opposition's setup and every round
+// (random_solo_game.cpp). Errors as above.
+Result<RandomGame> PlayRandomSoloGame(const std::shared_ptr<const Map>& map, uint64_t seed, const ActionObserver& observer = nullptr);
+
 }  // namespace swref::engine
