@@ -34,7 +34,8 @@ void ExpectSubset(const json& expected, const json& actual, const std::string& w
       ExpectSubset(value, actual[key], where + "." + key);
     }
   } else if (expected.is_array() && !expected.empty() && expected[0].is_object()) {
-    ASSERT_TRUE(actual.is_array() && actual.size() == expected.size()) << where << ": expected " << expected.size() << " entries, got " << actual.dump();
+    ASSERT_TRUE(actual.is_array() && actual.size() == expected.size())
+        << where << ": expected " << expected.size() << " entries, got " << actual.dump();
     for (size_t i = 0; i < expected.size(); ++i) ExpectSubset(expected[i], actual[i], where + "[" + std::to_string(i) + "]");
   } else {
     EXPECT_EQ(actual, expected) << where;
@@ -60,7 +61,8 @@ TEST_P(SoloScenario, MatchesHandComputedOutcome) {
     const int i = step["i"];
     auto it = rejected.find(i);
     if (it == rejected.end()) {
-      EXPECT_TRUE(step["ok"].get<bool>()) << "step " << i << " rejected: " << step.dump() << "\naction: " << doc["record"]["actions"][i].dump();
+      EXPECT_TRUE(step["ok"].get<bool>()) << "step " << i << " rejected: " << step.dump()
+                                          << "\naction: " << doc["record"]["actions"][i].dump();
       continue;
     }
     EXPECT_FALSE(step["ok"].get<bool>()) << "step " << i << " should be rejected: " << doc["record"]["actions"][i].dump();
@@ -106,20 +108,96 @@ TEST(SoloScenarioCoverage, EveryNumberedRule) {
     const json doc = json::parse(in);
     for (const json& c : doc.value("covers", json::array())) covered.insert(c.get<std::string>());
   }
-  const char* rules[] = {
-      "setup 1", "setup 2", "setup 3", "setup 3a", "setup 3b", "setup 4", "setup 5a", "setup 5b", "setup 5c", "setup 5d",
-      "setup 5 extra round", "setup 6a-i wizards", "setup 6a-ii orcs", "setup 6a-iii tritons", "setup 6a-iv sorcerers",
-      "setup 6a-v dwarves", "setup 6a-vi halflings", "setup 6a-vii giants", "setup 6a-viii skeletons", "setup 6a-ix humans",
-      "setup 6b-i mounted", "setup 6b-ii pillaging", "setup 6b-iii commando", "setup 6b-iv hill", "setup 6b-v underworld",
-      "setup 6b-vi diplomat", "setup 6b-vii swamp", "setup 6b-viii flying", "setup 6b-ix dragon_master", "setup 6b-x seafaring",
-      "setup 6b-xi forest", "setup 6c-i", "setup 6c-ii", "setup 6c-iii", "setup 6c-iii-1a", "setup 6c-iii-1b", "setup 6c-iii-1c",
-      "setup 6c-iv-1", "setup 6c-iv-2a", "setup 6c-iv-2b", "setup 6d-i", "setup 6d-ii-1", "setup 6d-ii-1a", "setup 6d-ii-2",
-      "setup 6d-ii-3", "setup 6d-iii", "setup 7", "setup 8", "play 1a", "play 1a-i-1", "play 1a-i-2", "play 1a-ii-1",
-      "play 1a-iii-1", "play 1a-iii-2", "play 2a", "play 2a-i", "play 2a-i-2", "play 2b", "play 2b-i", "play 2b-ii",
-      "play 2b-iii", "play 2c", "play 3a", "play 3a-i", "play 4a-i", "play 4a-ii", "play 4a-ii-1a", "play 5a", "play 5a-i",
-      "play 6a-i", "play 6a-ii", "play 6a-iii", "play 7", "end 1a", "end 1b", "end 1c", "end 1d", "end 1e", "end 1f-i",
-      "end 1f-ii", "rating 1", "rating 2", "rating 3", "rating 4", "rating 5", "rating 6", "game 2p", "game 3p", "game 4p",
-      "game 5p"};
+  const char* rules[] = {"setup 1",
+                         "setup 2",
+                         "setup 3",
+                         "setup 3a",
+                         "setup 3b",
+                         "setup 4",
+                         "setup 5a",
+                         "setup 5b",
+                         "setup 5c",
+                         "setup 5d",
+                         "setup 5 extra round",
+                         "setup 6a-i wizards",
+                         "setup 6a-ii orcs",
+                         "setup 6a-iii tritons",
+                         "setup 6a-iv sorcerers",
+                         "setup 6a-v dwarves",
+                         "setup 6a-vi halflings",
+                         "setup 6a-vii giants",
+                         "setup 6a-viii skeletons",
+                         "setup 6a-ix humans",
+                         "setup 6b-i mounted",
+                         "setup 6b-ii pillaging",
+                         "setup 6b-iii commando",
+                         "setup 6b-iv hill",
+                         "setup 6b-v underworld",
+                         "setup 6b-vi diplomat",
+                         "setup 6b-vii swamp",
+                         "setup 6b-viii flying",
+                         "setup 6b-ix dragon_master",
+                         "setup 6b-x seafaring",
+                         "setup 6b-xi forest",
+                         "setup 6c-i",
+                         "setup 6c-ii",
+                         "setup 6c-iii",
+                         "setup 6c-iii-1a",
+                         "setup 6c-iii-1b",
+                         "setup 6c-iii-1c",
+                         "setup 6c-iv-1",
+                         "setup 6c-iv-2a",
+                         "setup 6c-iv-2b",
+                         "setup 6d-i",
+                         "setup 6d-ii-1",
+                         "setup 6d-ii-1a",
+                         "setup 6d-ii-2",
+                         "setup 6d-ii-3",
+                         "setup 6d-iii",
+                         "setup 7",
+                         "setup 8",
+                         "play 1a",
+                         "play 1a-i-1",
+                         "play 1a-i-2",
+                         "play 1a-ii-1",
+                         "play 1a-iii-1",
+                         "play 1a-iii-2",
+                         "play 2a",
+                         "play 2a-i",
+                         "play 2a-i-2",
+                         "play 2b",
+                         "play 2b-i",
+                         "play 2b-ii",
+                         "play 2b-iii",
+                         "play 2c",
+                         "play 3a",
+                         "play 3a-i",
+                         "play 4a-i",
+                         "play 4a-ii",
+                         "play 4a-ii-1a",
+                         "play 5a",
+                         "play 5a-i",
+                         "play 6a-i",
+                         "play 6a-ii",
+                         "play 6a-iii",
+                         "play 7",
+                         "end 1a",
+                         "end 1b",
+                         "end 1c",
+                         "end 1d",
+                         "end 1e",
+                         "end 1f-i",
+                         "end 1f-ii",
+                         "rating 1",
+                         "rating 2",
+                         "rating 3",
+                         "rating 4",
+                         "rating 5",
+                         "rating 6",
+                         "game 2p",
+                         "game 3p",
+                         "game 4p",
+                         "game 5p"};
   for (const char* rule : rules) EXPECT_TRUE(covered.count(rule)) << "no solo scenario covers " << rule;
 }
 
