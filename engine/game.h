@@ -3,6 +3,8 @@
 // every race and special power), redeployment, defenders' withdrawals, decline, scoring at the end of every turn,
 // and the end of the game with its tie-break. Rules: the rulebook (shared seeds/000) and rules/RULINGS.md;
 // the record semantics and every decision the rules leave open: docs/record.md.
+// The same class plays the single-player SoloPlay variant (GameOptions::solo; solo.h, docs/solo.md): its checks
+// and changes are the Solo*/Setup* members, reached first from Evaluate and Apply in a solo game only.
 //
 // Game::Apply checks an action completely before it changes anything: a rejected action returns a stable code
 // and a sentence with the numbers and leaves the game exactly as it was. Game::Check is the same check without
@@ -212,8 +214,8 @@ class Game {
   int CountRegions(Race race) const;  // RegionsHeld without the cache, for use while the board changes
   void Recount();                     // refresh the per-race caches after an action changed the board
 
-  // SoloPlay: setup (solo_setup.cpp, solo_placement.cpp), the player's turns (solo_conquest.cpp, solo_turn.cpp),
-  // scoring (solo_scoring.cpp).
+  // SoloPlay: setup (solo_setup.cpp, solo_placement.cpp), the player's turns (solo_turn.cpp, solo_conquest.cpp,
+  // solo_redeploy.cpp), scoring (solo_scoring.cpp).
   std::string SetUpSolo(const GameOptions& options);  // "" or the error naming the field
   Code EvaluateSolo(const Action& a, std::string* why) const;
   void ApplySolo(const Action& a);
