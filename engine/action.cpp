@@ -6,7 +6,7 @@ namespace swref::engine {
 namespace {
 
 constexpr std::array<std::string_view, kActionTypeCount> kActionNames = {
-    "pick", "conquer", "abandon", "redeploy", "withdraw", "ally", "decline", "end_turn"};
+    "pick", "conquer", "abandon", "redeploy", "withdraw", "ally", "decline", "end_turn", "erode"};
 
 constexpr std::array<std::string_view, kCodeCount> kCodeNames = {
     "ok",           "not_your_turn",   "wrong_phase",     "unknown_region",  "unknown_player",

@@ -9,8 +9,9 @@
 
 namespace swref::engine {
 
-enum class ActionType : uint8_t { kPick, kConquer, kAbandon, kRedeploy, kWithdraw, kAlly, kDecline, kEndTurn };
-inline constexpr int kActionTypeCount = 8;
+// kErode exists only in SoloPlay (docs/solo.md): an in-decline race loses its tokens of the round.
+enum class ActionType : uint8_t { kPick, kConquer, kAbandon, kRedeploy, kWithdraw, kAlly, kDecline, kEndTurn, kErode };
+inline constexpr int kActionTypeCount = 9;
 
 // How a conquest is made: normally, with the Dragon, by Sorcerers' conversion, or by in-decline Ghouls.
 // kGhouls also marks a `redeploy` of the in-decline Ghouls.
@@ -19,6 +20,13 @@ enum class With : uint8_t { kNone, kDragon, kSorcery, kGhouls };
 struct Placement {
   int region = -1;
   int count = 0;
+};
+
+// SoloPlay's redeployment: `tokens` tokens go from one own region to another.
+struct Move {
+  int from = -1;
+  int to = -1;
+  int tokens = 0;
 };
 
 struct Action {
@@ -35,8 +43,18 @@ struct Action {
   int fortress = -1;                   // redeploy: Fortified's new fortress
   std::vector<int> heroes;             // redeploy: Heroic's regions
   int target = -1;                     // ally: player index; -2 = a name that is no player
-  bool decline = false;                // end_turn: Stout's decline
+  bool decline = false;                // end_turn: Stout's decline (SoloPlay: any race's decline)
   bool house_ruling = false;           // conquer: accepted by the players against the rules (`"ruling": "house"`)
+  // SoloPlay only (docs/solo.md).
+  std::vector<Placement> from;         // conquer: attacking tokens taken from own regions next to the target
+  int hero = -1;                       // conquer: the region whose hero joins the attack (Heroic)
+  std::vector<int> retreat;            // conquer: regions that take one retreating opposition token each
+  bool has_retreat = false;            // `retreat` was given
+  Move move;                           // redeploy: the one move (from = -1: none)
+  std::vector<Move> hole_moves;        // redeploy: Halflings' extra moves into their holes
+  std::vector<Placement> add;          // redeploy: tokens in hand added to own regions
+  int race = -1;                       // erode: the in-decline race (Race as int)
+  std::vector<int> regions;            // erode: the race's regions in the order they are considered
 };
 
 std::string_view ToString(ActionType type);

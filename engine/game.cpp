@@ -12,9 +12,13 @@ Result<Game> Game::Create(const GameOptions& options) {
   if (!options.map) return Result<Game>::Error("no map");
   const Map& map = *options.map;
   const int n = static_cast<int>(options.players.size());
-  if (n < 2 || n > 5) return Result<Game>::Error("players: expected 2 to 5 players, got " + std::to_string(n));
-  if (n != map.players)
-    return Result<Game>::Error("players: map " + map.key + " is for " + std::to_string(map.players) + " players; " + std::to_string(n) + " are named");
+  if (options.solo) {
+    if (n != 1) return Result<Game>::Error("players: a solo game has exactly 1 player; " + std::to_string(n) + " are named");
+  } else {
+    if (n < 2 || n > 5) return Result<Game>::Error("players: expected 2 to 5 players, got " + std::to_string(n));
+    if (n != map.players)
+      return Result<Game>::Error("players: map " + map.key + " is for " + std::to_string(map.players) + " players; " + std::to_string(n) + " are named");
+  }
   std::set<std::string> names;
   for (const auto& name : options.players) {
     if (name.empty()) return Result<Game>::Error("players: a player's name is empty");
@@ -40,13 +44,15 @@ Result<Game> Game::Create(const GameOptions& options) {
   powers.insert(powers.end(), rest_powers.begin(), rest_powers.end());
   game.race_stack_ = races;
   game.power_stack_ = powers;
-  game.RefillColumn();
+  if (!options.solo) game.RefillColumn();
 
   game.board_.assign(map.size(), RegionState{});
   for (const Region& r : map.regions) {
     game.board_[r.id].lost_tribe = r.lost_tribe ? 1 : 0;
     game.board_[r.id].mountain = r.HasMountain() ? 1 : 0;
   }
+  if (options.solo)
+    if (std::string error = game.SetUpSolo(options); !error.empty()) return Result<Game>::Error(error);
   game.Recount();
   return game;
 }
@@ -55,6 +61,7 @@ Result<Game> Game::Create(const GameOptions& options) {
 // Dispatch
 
 Code Game::Evaluate(const Action& a, std::string* why) const {
+  if (solo_.on) return EvaluateSolo(a, why);
   if (finished_) {
     if (why) *why = "the game is over: all " + std::to_string(map_->turns) + " rounds have been played";
     return Code::kGameOver;
@@ -81,6 +88,9 @@ Code Game::Evaluate(const Action& a, std::string* why) const {
     case ActionType::kAlly: return CheckAlly(a, why);
     case ActionType::kDecline: return CheckDecline(a, why);
     case ActionType::kEndTurn: return CheckEndTurn(a, why);
+    case ActionType::kErode:
+      if (why) *why = "erode belongs to SoloPlay: a standard game has no erosion of in-decline races";
+      return Code::kWrongPhase;
   }
   return Code::kWrongPhase;
 }
@@ -91,6 +101,10 @@ Verdict Game::Apply(const Action& a) {
   Verdict verdict;
   verdict.code = Evaluate(a, &verdict.why);
   if (!verdict.ok()) return verdict;
+  if (solo_.on) {
+    ApplySolo(a);
+    return verdict;
+  }
   switch (a.type) {
     case ActionType::kPick: DoPick(a); break;
     case ActionType::kConquer: DoConquer(a); break;
@@ -100,6 +114,7 @@ Verdict Game::Apply(const Action& a) {
     case ActionType::kAlly: DoAlly(a); break;
     case ActionType::kDecline: DoDecline(a); break;
     case ActionType::kEndTurn: DoEndTurn(a); Recount(); return verdict;  // the next turn has begun
+    case ActionType::kErode: break;                                         // rejected above
   }
   Recount();
   if (a.player == current_) turn_.any_action = true;
@@ -215,6 +230,10 @@ int Game::PiecesOnMap(Piece piece) const {
 std::vector<int> Game::Winners() const {
   std::vector<int> winners;
   if (!finished_) return winners;
+  if (solo_.on) {  // SoloPlay: the player wins with any rating above Game Loss
+    if (SoloRating() != Rating::kGameLoss) winners.push_back(0);
+    return winners;
+  }
   int best_coins = -1, best_tokens = -1;
   for (int p = 0; p < player_count(); ++p) {
     const int coins = players_[p].coins, tokens = TokensOnBoardOf(p);
@@ -254,6 +273,7 @@ std::string Game::CheckConsistency() const {
     if (c.owner == kNobody && (c.hand || c.aside || TokensOnBoard(static_cast<Race>(race))))
       return RaceName(race) + ": tokens in play without an owner";
   }
+  if (solo_.on) return CheckSoloConsistency();
   for (int p = 0; p < player_count(); ++p) {
     int declined = 0;
     for (const CivState& c : civs_)

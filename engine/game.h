@@ -3,6 +3,8 @@
 // every race and special power), redeployment, defenders' withdrawals, decline, scoring at the end of every turn,
 // and the end of the game with its tie-break. Rules: the rulebook (shared seeds/000) and rules/RULINGS.md;
 // the record semantics and every decision the rules leave open: docs/record.md.
+// The same class plays the single-player SoloPlay variant (GameOptions::solo; solo.h, docs/solo.md): its checks
+// and changes are the Solo*/Setup* members, reached first from Evaluate and Apply in a solo game only.
 //
 // Game::Apply checks an action completely before it changes anything: a rejected action returns a stable code
 // and a sentence with the numbers and leaves the game exactly as it was. Game::Check is the same check without
@@ -16,10 +18,12 @@
 
 #include "engine/action.h"
 #include "engine/board.h"
+#include "engine/coins.h"
 #include "engine/components.h"
 #include "engine/map.h"
 #include "engine/result.h"
 #include "engine/rng.h"
+#include "engine/solo.h"
 
 namespace swref::engine {
 
@@ -69,13 +73,6 @@ struct TurnState {
   uint8_t withdrawn = 0;            // bit p: player p lost tokens to a conquest this turn (may `withdraw`)
 };
 
-struct CoinBreakdown {
-  int regions = 0;
-  int race = 0;
-  int power = 0;
-  int total() const { return regions + race + power; }
-};
-
 struct TurnScore {
   int round = 0;
   int player = 0;
@@ -99,6 +96,8 @@ struct GameOptions {
   std::vector<Race> races;            // the stacks' top part in order (index 0 = top of the column); missing ones follow shuffled by seed
   std::vector<Power> powers;
   uint64_t seed = 0;
+  bool solo = false;                  // SoloPlay (docs/solo.md): one player, the opposition placed at setup
+  SoloOptions solo_options;
 };
 
 class Game {
@@ -141,6 +140,32 @@ class Game {
   // A debug consistency check of the whole state (token and piece counts, owners); "" when consistent.
   std::string CheckConsistency() const;
 
+  // SoloPlay (solo.h, docs/solo.md). The variant's state, or nullptr in a standard game.
+  const SoloState* solo() const { return solo_.on ? &solo_ : nullptr; }
+  // The race an action of the solo player moves: the opposition race being placed during setup, else the active
+  // race (-1: none).
+  int SoloRace() const;
+  // SoloPlay's "neighbouring": adjacent regions, and for an active Underworld race two caverns, for an active
+  // Flying race any land region. Conquests attack from neighbouring regions; the redeployment moves to one.
+  bool SoloNeighbours(Race race, int from, int to) const;
+  // The coins the player's pick of `slot` costs (the slot, +5 for the 4th and 5th combo).
+  int SoloPickCost(int slot) const;
+  // The point differential: the player's coins less the pooled opposition score.
+  int SoloScore() const;
+  // The rating once the game is finished (Game Loss until then).
+  Rating SoloRating() const;
+  // Setup: a region the opposition race being placed can still attack with its tokens in hand (outright or by a
+  // reinforcement attempt), or -1 (its placement may end).
+  int SetupReachable() const;
+  // Setup: the tokens the balancing redeploy of the race being placed must place, and those in hand it cannot
+  // place (they leave the game for 2 coins each).
+  int SetupToPlace(Race race, int* unplaceable) const;
+  // Play: whether the race conquers from its hand (its first turn, or tokens in hand) rather than from
+  // neighbouring regions (`from`).
+  bool FromHand(Race race) const;
+  // Play: tokens in hand the race must place with the redeploy's `add` before the turn ends.
+  int SoloHandToPlace(Race race) const;
+
  private:
   Game() = default;
 
@@ -170,6 +195,14 @@ class Game {
 
   // Shared pieces of the rules.
   Code CheckTarget(int conqueror, int region, bool ghouls, std::string* why) const;  // reachability, water, immunity, peace
+  // The tokens-in-hand part of a conquest's check (cost, reinforcement die, Berserk, dragon) with `hand` in hand.
+  Code CheckHandTokens(int race, const Action& a, int hand, bool ghouls, std::string* why) const;
+  struct HandOutcome {
+    int placed;     // tokens that enter the region on success
+    bool success;
+    bool ends;      // the conquests of the turn end (a reinforcement attempt, a Berserk roll that fell short)
+  };
+  HandOutcome ResolveHandConquest(const Action& a, Race race, bool ghouls) const;  // after readying
   void Ready(Race race);             // leave 1 token per region, the rest (and Amazons' set-aside 4) in hand
   int HandAfterReady(Race race) const;
   void TakeRegion(int region, Race race, int tokens, bool decline);  // defenders lose and withdraw, then the race moves in
@@ -185,6 +218,52 @@ class Game {
   int PiecesOnMap(Piece piece) const;
   int CountRegions(Race race) const;  // RegionsHeld without the cache, for use while the board changes
   void Recount();                     // refresh the per-race caches after an action changed the board
+
+  // SoloPlay: setup (solo_setup.cpp, solo_placement.cpp), the player's turns (solo_turn.cpp, solo_conquest.cpp,
+  // solo_redeploy.cpp), scoring (solo_scoring.cpp).
+  std::string SetUpSolo(const GameOptions& options);  // "" or the error naming the field
+  Code EvaluateSolo(const Action& a, std::string* why) const;
+  void ApplySolo(const Action& a);
+  void StartPlacing();
+  void EndSetup();
+  SetupEvent SetupEventFor(Race race, int region, With with) const;
+  int SetupShortfall(Race race, int region, int die) const;
+  Code CheckSetupLimits(Race race, const Action& a, std::string* why) const;
+  Code CheckSetupConquer(const Action& a, std::string* why) const;
+  Code CheckSetupSorcery(const Action& a, std::string* why) const;
+  void DoSetupConquer(const Action& a);
+  std::string SetupPiecesMissing(Race race, const Action& a) const;
+  std::vector<BalanceCell> BalanceCells(const Action& a) const;
+  int SoloSkeletonBonus(Race race) const;
+  Code CheckPieces(Race race, const Action& a, const std::vector<int>& after, std::string* why) const;  // encampments, fortress, heroes
+  void PlacePieces(Race race, const Action& a);
+  Code CheckMove(Race race, const Move& m, bool into_hole, std::vector<int>* after, std::string* why) const;
+  Code CheckSetupRedeploy(const Action& a, std::string* why) const;
+  void DoSetupRedeploy(const Action& a);
+  Code CheckSetupEndTurn(const Action& a, std::string* why) const;
+  void DoSetupEndTurn(const Action& a);
+  Code CheckSoloPick(const Action& a, std::string* why) const;
+  void DoSoloPick(const Action& a);
+  Code CheckSoloConquer(const Action& a, std::string* why) const;
+  Code CheckSoloSources(const Action& a, Race race, int* attackers, std::string* why) const;
+  Code CheckRetreat(const Action& a, std::string* why) const;
+  std::vector<int> RetreatRegions(int region) const;
+  Code CheckSoloSorcery(const Action& a, std::string* why) const;
+  void DoSoloConquer(const Action& a);
+  void TakeSolo(int region, Race race, int tokens, bool ghouls, const std::vector<int>& retreat);
+  Code CheckSoloRedeploy(const Action& a, std::string* why) const;
+  void DoSoloRedeploy(const Action& a);
+  Code CheckErode(const Action& a, std::string* why) const;
+  void DoErode(const Action& a);
+  Code CheckSoloEndTurn(const Action& a, std::string* why) const;
+  void DoSoloEndTurn(const Action& a);
+  void SoloDecline();
+  void SoloLeave(Race race);
+  void SoloNextTurn();
+  bool CanAffordCombo() const;
+  CoinBreakdown ScoreRace(Race race) const;
+  void ScoreSoloEnd();
+  std::string CheckSoloConsistency() const;
 
   std::shared_ptr<const Map> map_;
   Board board_;
@@ -204,6 +283,7 @@ class Game {
   int round_ = 1;
   bool finished_ = false;
   Rng rng_;
+  SoloState solo_;
 };
 
 }  // namespace swref::engine

@@ -92,7 +92,7 @@ Code Game::CheckTarget(int conqueror, int region, bool ghouls, std::string* why)
     return Reject(why, Code::kWaterNotAllowed, [&] {
       return RegionName(region) + " is a " + std::string(ToString(where.terrain)) + ": only a Seafaring race may enter it";
     });
-  if (r.HasRace() && r.owner != me && !r.decline && !ghouls && players_[r.owner].peace_with == me)
+  if (r.HasRace() && r.owner != me && !r.decline && !ghouls && r.owner < player_count() && players_[r.owner].peace_with == me)
     return Reject(why, Code::kPeaceTreaty, [&] {
       return PlayerName(r.owner) + " (Diplomat) is at peace with " + PlayerName(me) + ": " + RegionName(region) + " cannot be attacked until " +
              PlayerName(r.owner) + "'s next turn";
@@ -140,11 +140,15 @@ Code Game::CheckConquer(const Action& a, std::string* why) const {
       return c.power != Power::kDragonMaster ? RaceName(race) + " are not Dragon Masters" : std::string("the dragon has already attacked this turn");
     });
   if (Code code = CheckTarget(race, a.region, ghouls, why); code != Code::kOk) return code;
+  const bool readied = ghouls ? turn_.ghouls_readied : turn_.readied;
+  return CheckHandTokens(race, a, readied ? c.hand : HandAfterReady(static_cast<Race>(race)), ghouls, why);
+}
 
+Code Game::CheckHandTokens(int race, const Action& a, int hand, bool ghouls, std::string* why) const {
+  const CivState& c = civs_[race];
+  const bool dragon = a.with == With::kDragon;
   const CostBreakdown cost = ConquestCost(static_cast<Race>(race), a.region, ghouls);
   const int needed = dragon ? 1 : cost.total;
-  const bool readied = ghouls ? turn_.ghouls_readied : turn_.readied;
-  const int hand = readied ? c.hand : HandAfterReady(static_cast<Race>(race));
   auto needs = [&] {
     return RegionName(a.region) + " needs " + std::to_string(needed) + (needed == 1 ? " token" : " tokens") + ": " + (dragon ? "1 with the dragon" : cost.Describe());
   };
@@ -254,22 +258,10 @@ void Game::DoConquer(const Action& a) {
     return;
   }
   const bool dragon = a.with == With::kDragon;
-  const int needed = dragon ? 1 : ConquestCost(race, a.region, ghouls).total;
-  const bool berserk = !ghouls && c.power == Power::kBerserk && !dragon;
-  int placed = a.tokens >= 0 ? a.tokens : needed;
-  bool success = true, ends = false;
-  if (a.die >= 0 && !berserk) {
-    placed = c.hand;
-    success = c.hand + a.die >= needed;
-    ends = true;
-  } else if (berserk && a.die >= 0) {
-    const int effective = std::max(needed - a.die, 1);
-    if (a.tokens < 0) placed = effective;
-    success = c.hand >= effective;
-    ends = !success;
-  }
-  if (ends) (ghouls ? turn_.ghouls_over : turn_.conquests_over) = true;
-  if (!success) return;  // the tokens stay in hand for the redeploy
+  const HandOutcome outcome = ResolveHandConquest(a, race, ghouls);
+  const int placed = outcome.placed;
+  if (outcome.ends) (ghouls ? turn_.ghouls_over : turn_.conquests_over) = true;
+  if (!outcome.success) return;  // the tokens stay in hand for the redeploy
 
   if (!ghouls && defender_owner != kNobody && defender_owner != a.player && defender_active)
     turn_.attacked_active |= static_cast<uint8_t>(1u << defender_owner);
@@ -284,6 +276,25 @@ void Game::DoConquer(const Action& a) {
     r.dragon = 1;
     turn_.dragon_used = true;
   }
+}
+
+Game::HandOutcome Game::ResolveHandConquest(const Action& a, Race race, bool ghouls) const {
+  const CivState& c = civ(race);
+  const bool dragon = a.with == With::kDragon;
+  const int needed = dragon ? 1 : ConquestCost(race, a.region, ghouls).total;
+  const bool berserk = !ghouls && c.power == Power::kBerserk && !dragon;
+  HandOutcome out{a.tokens >= 0 ? a.tokens : needed, true, false};
+  if (a.die >= 0 && !berserk) {
+    out.placed = c.hand;
+    out.success = c.hand + a.die >= needed;
+    out.ends = true;
+  } else if (berserk && a.die >= 0) {
+    const int effective = std::max(needed - a.die, 1);
+    if (a.tokens < 0) out.placed = effective;
+    out.success = c.hand >= effective;
+    out.ends = !out.success;
+  }
+  return out;
 }
 
 Code Game::CheckAbandon(const Action& a, std::string* why) const {

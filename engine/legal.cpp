@@ -44,6 +44,7 @@ std::vector<Placement> EvenRedeploy(const Game& game, Race race, int total) {
 void EnumerateLegal(const Game& game, std::vector<Action>* out) {
   out->clear();
   if (game.finished()) return;
+  if (game.solo()) return EnumerateSoloLegal(game, out);
   const int p = game.current_player();
   Action a;
   a.player = p;

@@ -13,7 +13,10 @@
 
 namespace swref::engine {
 
+// SoloPlay games are enumerated by EnumerateSoloLegal (legal_solo.cpp), which lists one representative of each
+// conquest from neighbouring regions, the balancing of an opposition race, the tokens in hand and each erosion.
 void EnumerateLegal(const Game& game, std::vector<Action>* out);
+void EnumerateSoloLegal(const Game& game, std::vector<Action>* out);
 
 // The representative redeploy of `race`: `total` tokens spread as evenly as possible over its regions.
 std::vector<Placement> EvenRedeploy(const Game& game, Race race, int total);

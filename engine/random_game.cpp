@@ -27,6 +27,7 @@ double Weight(const Game& game, const Action& a, int berserk_face) {
     case ActionType::kWithdraw: return t.conquests_over ? 40.0 : 0.2;
     case ActionType::kAlly: return 3.0;
     case ActionType::kEndTurn: return a.decline ? 0.4 : 1.0;
+    case ActionType::kErode: return 1.0;  // SoloPlay only
   }
   return 1.0;
 }
@@ -83,7 +84,12 @@ Result<RandomGame> PlayRandomGame(const std::shared_ptr<const Map>& map, uint64_
   record.races = stacks.races;
   record.powers = stacks.powers;
   for (int i = 0; i < map->players; ++i) record.players.push_back("P" + std::to_string(i + 1));
-  GameOptions options{map, record.players, stacks.races, stacks.powers, seed};
+  GameOptions options;
+  options.map = map;
+  options.players = record.players;
+  options.races = stacks.races;
+  options.powers = stacks.powers;
+  options.seed = seed;
   auto created = Game::Create(options);
   if (!created) return R::Error(created.error());
   Game game = std::move(*created);

@@ -34,5 +34,8 @@ struct RandomStacks {
 };
 Result<RandomGame> PlayRandomGame(const std::shared_ptr<const Map>& map, uint64_t seed, const ActionObserver& observer,
                                   const RandomStacks& stacks);
+// A whole SoloPlay game on `map` (one player, "Solo"): the opposition's setup and every round
+// (random_solo_game.cpp). Errors as above.
+Result<RandomGame> PlayRandomSoloGame(const std::shared_ptr<const Map>& map, uint64_t seed, const ActionObserver& observer = nullptr);
 
 }  // namespace swref::engine

@@ -73,12 +73,80 @@ std::string ReadIds(const json& doc, const char* field, int limit, FromId from_i
   return "";
 }
 
-std::string ParseConquer(const json& doc, const std::string& place, Action* a) {
-  if (auto e = CheckFields(doc, place, {"region", "tokens", "die", "with", "ruling"}); !e.empty()) return e;
+std::string ReadRegionList(const json& v, const std::string& place, std::vector<int>* out) {
+  if (!v.is_array()) return place + ": expected an array of region ids, " + Got(v);
+  for (size_t i = 0; i < v.size(); ++i) {
+    int region = 0;
+    if (auto e = ReadInt(v[i], place + "[" + std::to_string(i) + "]", &region); !e.empty()) return e;
+    out->push_back(region);
+  }
+  return "";
+}
+
+std::string ReadMove(const json& v, const std::string& place, Move* m) {
+  if (!v.is_object()) return place + ": expected an object {\"from\": region, \"to\": region, \"tokens\": n}, " + Got(v);
+  for (auto it = v.begin(); it != v.end(); ++it)
+    if (it.key() != "from" && it.key() != "to" && it.key() != "tokens") return place + ": unknown field \"" + it.key() + "\" for a move";
+  const std::pair<const char*, int*> fields[] = {{"from", &m->from}, {"to", &m->to}, {"tokens", &m->tokens}};
+  for (auto [name, out] : fields) {
+    if (!v.contains(name)) return place + "." + name + ": missing";
+    if (auto e = ReadInt(v[name], place + "." + name, out, 0, name == std::string("tokens") ? 255 : INT32_MAX); !e.empty()) return e;
+  }
+  return "";
+}
+
+// SoloPlay's conquer fields (docs/solo.md): from, hero, retreat.
+std::string ParseSoloConquer(const json& doc, const std::string& place, Action* a) {
+  if (doc.contains("from"))
+    if (auto e = ReadPlacement(doc["from"], place + ".from", &a->from); !e.empty()) return e;
+  if (doc.contains("hero"))
+    if (auto e = ReadInt(doc["hero"], place + ".hero", &a->hero, 0); !e.empty()) return e;
+  if (doc.contains("retreat")) {
+    a->has_retreat = true;
+    if (auto e = ReadRegionList(doc["retreat"], place + ".retreat", &a->retreat); !e.empty()) return e;
+  }
+  return "";
+}
+
+// SoloPlay's redeploy fields: move, holes, add.
+std::string ParseSoloRedeploy(const json& doc, const std::string& place, Action* a) {
+  if (doc.contains("move"))
+    if (auto e = ReadMove(doc["move"], place + ".move", &a->move); !e.empty()) return e;
+  if (doc.contains("holes")) {
+    const json& h = doc["holes"];
+    if (!h.is_array()) return place + ".holes: expected an array of moves, " + Got(h);
+    for (size_t i = 0; i < h.size(); ++i) {
+      Move m;
+      if (auto e = ReadMove(h[i], place + ".holes[" + std::to_string(i) + "]", &m); !e.empty()) return e;
+      a->hole_moves.push_back(m);
+    }
+  }
+  if (doc.contains("add"))
+    if (auto e = ReadPlacement(doc["add"], place + ".add", &a->add); !e.empty()) return e;
+  return "";
+}
+
+std::string ParseErode(const json& doc, const std::string& place, Action* a) {
+  if (auto e = CheckFields(doc, place, {"race", "regions"}); !e.empty()) return e;
+  if (!doc.contains("race") || !doc["race"].is_string()) return place + ".race: expected a race id";
+  auto race = RaceFromId(doc["race"].get<std::string>());
+  if (!race) return place + ".race: unknown race \"" + doc["race"].get<std::string>() + "\"";
+  a->race = static_cast<int>(*race);
+  if (!doc.contains("regions")) return place + ".regions: missing";
+  return ReadRegionList(doc["regions"], place + ".regions", &a->regions);
+}
+
+std::string ParseConquer(const json& doc, const std::string& place, Action* a, bool solo) {
+  if (auto e = solo ? CheckFields(doc, place, {"region", "tokens", "die", "with", "ruling", "from", "hero", "retreat"})
+                    : CheckFields(doc, place, {"region", "tokens", "die", "with", "ruling"});
+      !e.empty())
+    return e;
   if (doc.contains("ruling")) {
     if (doc["ruling"] != "house") return place + ".ruling: expected \"house\" (a conquest accepted against the rules), " + Got(doc["ruling"]);
     a->house_ruling = true;
   }
+  if (solo)
+    if (auto e = ParseSoloConquer(doc, place, a); !e.empty()) return e;
   if (!doc.contains("region")) return place + ".region: missing";
   if (auto e = ReadInt(doc["region"], place + ".region", &a->region); !e.empty()) return e;
   if (doc.contains("tokens"))
@@ -99,12 +167,20 @@ std::string ParseConquer(const json& doc, const std::string& place, Action* a) {
   return "";
 }
 
-std::string ParseRedeploy(const json& doc, const std::string& place, Action* a, bool withdraw) {
-  if (auto e = withdraw ? CheckFields(doc, place, {"tokens", "encampments"}) : CheckFields(doc, place, {"tokens", "encampments", "fortress", "heroes", "with"});
+std::string ParseRedeploy(const json& doc, const std::string& place, Action* a, bool withdraw, bool solo) {
+  const bool solo_redeploy = solo && !withdraw;
+  if (auto e = withdraw        ? CheckFields(doc, place, {"tokens", "encampments"})
+               : solo_redeploy ? CheckFields(doc, place, {"tokens", "encampments", "fortress", "heroes", "with", "move", "holes", "add"})
+                               : CheckFields(doc, place, {"tokens", "encampments", "fortress", "heroes", "with"});
       !e.empty())
     return e;
-  if (!doc.contains("tokens")) return place + ".tokens: missing";
-  if (auto e = ReadPlacement(doc["tokens"], place + ".tokens", &a->placement); !e.empty()) return e;
+  if (solo_redeploy) {
+    if (auto e = ParseSoloRedeploy(doc, place, a); !e.empty()) return e;
+  } else if (!doc.contains("tokens")) {
+    return place + ".tokens: missing";
+  }
+  if (doc.contains("tokens"))
+    if (auto e = ReadPlacement(doc["tokens"], place + ".tokens", &a->placement); !e.empty()) return e;
   if (doc.contains("encampments")) {
     a->has_encampments = true;
     if (auto e = ReadPlacement(doc["encampments"], place + ".encampments", &a->encampments); !e.empty()) return e;
@@ -127,9 +203,56 @@ std::string ParseRedeploy(const json& doc, const std::string& place, Action* a, 
   return "";
 }
 
+std::string ReadCombos(const json& v, const std::string& place, std::vector<SoloCombo>* out) {
+  if (!v.is_array()) return place + ": expected an array of {\"race\": id, \"power\": id}, " + Got(v);
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string where = place + "[" + std::to_string(i) + "]";
+    const json& c = v[i];
+    if (!c.is_object()) return where + ": expected {\"race\": id, \"power\": id}, " + Got(c);
+    for (auto it = c.begin(); it != c.end(); ++it)
+      if (it.key() != "race" && it.key() != "power") return where + ": unknown field \"" + it.key() + "\"";
+    if (!c.contains("race") || !c["race"].is_string()) return where + ".race: expected a race id";
+    if (!c.contains("power") || !c["power"].is_string()) return where + ".power: expected a power id";
+    auto race = RaceFromId(c["race"].get<std::string>());
+    if (!race) return where + ".race: unknown id \"" + c["race"].get<std::string>() + "\"";
+    auto power = PowerFromId(c["power"].get<std::string>());
+    if (!power) return where + ".power: unknown id \"" + c["power"].get<std::string>() + "\"";
+    out->push_back({*race, *power});
+  }
+  return "";
+}
+
+// The `solo` object of a solo record (docs/solo.md). Checks that need the map (lost tribes, how many opposition
+// combos) come when the game starts.
+std::string ParseSoloObject(const json& doc, SoloOptions* out) {
+  const std::string place = "record.solo";
+  if (!doc.is_object()) return place + ": expected an object, " + Got(doc);
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    static const std::set<std::string> kFields = {"coins", "extra_round", "lost_tribes", "opposition", "combos"};
+    if (!kFields.count(it.key())) return place + ": unknown field \"" + it.key() + "\" (coins, extra_round, lost_tribes, opposition, combos)";
+  }
+  if (doc.contains("coins")) {
+    if (auto e = ReadInt(doc["coins"], place + ".coins", &out->coins); !e.empty()) return e;
+    if (out->coins != 5 && out->coins != 1) return place + ".coins: expected 5, or 1 for the more challenging game, got " + std::to_string(out->coins);
+  }
+  if (doc.contains("extra_round")) {
+    if (!doc["extra_round"].is_boolean()) return place + ".extra_round: expected true or false, " + Got(doc["extra_round"]);
+    out->extra_round = doc["extra_round"].get<bool>();
+  }
+  if (doc.contains("lost_tribes")) {
+    out->has_lost_tribes = true;
+    if (auto e = ReadRegionList(doc["lost_tribes"], place + ".lost_tribes", &out->lost_tribes); !e.empty()) return e;
+  }
+  if (doc.contains("opposition"))
+    if (auto e = ReadCombos(doc["opposition"], place + ".opposition", &out->opposition); !e.empty()) return e;
+  if (doc.contains("combos"))
+    if (auto e = ReadCombos(doc["combos"], place + ".combos", &out->combos); !e.empty()) return e;
+  return "";
+}
+
 }  // namespace
 
-Result<Action> ParseAction(const json& doc, const std::vector<std::string>& players, const std::string& place) {
+Result<Action> ParseAction(const json& doc, const std::vector<std::string>& players, const std::string& place, bool solo) {
   using R = Result<Action>;
   if (!doc.is_object()) return R::Error(place + ": expected an object, " + Got(doc));
   Action a;
@@ -140,8 +263,10 @@ Result<Action> ParseAction(const json& doc, const std::vector<std::string>& play
   a.player = static_cast<int>(it - players.begin());
   if (!doc.contains("do") || !doc["do"].is_string()) return R::Error(place + ".do: expected an action name");
   auto type = ActionTypeFromString(doc["do"].get<std::string>());
+  if (type == ActionType::kErode && !solo) return R::Error(place + ".do: \"erode\" exists only in a solo record (\"variant\": \"solo\")");
   if (!type)
-    return R::Error(place + ".do: unknown action \"" + doc["do"].get<std::string>() + "\" (pick, conquer, abandon, redeploy, withdraw, ally, decline, end_turn)");
+    return R::Error(place + ".do: unknown action \"" + doc["do"].get<std::string>() + "\" (pick, conquer, abandon, redeploy, withdraw, ally, decline, end_turn" +
+                    (solo ? ", erode)" : ")"));
   a.type = *type;
   std::string error;
   switch (a.type) {
@@ -149,13 +274,14 @@ Result<Action> ParseAction(const json& doc, const std::vector<std::string>& play
       error = CheckFields(doc, place, {"slot"});
       if (error.empty()) error = doc.contains("slot") ? ReadInt(doc["slot"], place + ".slot", &a.slot) : place + ".slot: missing";
       break;
-    case ActionType::kConquer: error = ParseConquer(doc, place, &a); break;
+    case ActionType::kConquer: error = ParseConquer(doc, place, &a, solo); break;
     case ActionType::kAbandon:
       error = CheckFields(doc, place, {"region"});
       if (error.empty()) error = doc.contains("region") ? ReadInt(doc["region"], place + ".region", &a.region) : place + ".region: missing";
       break;
-    case ActionType::kRedeploy: error = ParseRedeploy(doc, place, &a, false); break;
-    case ActionType::kWithdraw: error = ParseRedeploy(doc, place, &a, true); break;
+    case ActionType::kRedeploy: error = ParseRedeploy(doc, place, &a, false, solo); break;
+    case ActionType::kWithdraw: error = ParseRedeploy(doc, place, &a, true, solo); break;
+    case ActionType::kErode: error = ParseErode(doc, place, &a); break;
     case ActionType::kAlly:
       error = CheckFields(doc, place, {"target"});
       if (error.empty() && (!doc.contains("target") || !doc["target"].is_string())) error = place + ".target: expected a player's name";
@@ -186,21 +312,22 @@ Result<Record> ParseRecord(const json& doc) {
   if (!doc.contains("map") || !doc["map"].is_string() || doc["map"].get<std::string>().empty())
     return R::Error("record.map: expected \"2p\", \"3p\", \"4p\", \"5p\" or a map file path");
   rec.map = doc["map"].get<std::string>();
+  if (doc.contains("variant")) {
+    if (!doc["variant"].is_string()) return R::Error("record.variant: expected \"standard\" or \"solo\"");
+    rec.variant = doc["variant"].get<std::string>();
+    if (rec.variant != "standard" && rec.variant != "solo") return R::Error("record.variant: expected \"standard\" or \"solo\", got \"" + rec.variant + "\"");
+  }
+  const bool solo = rec.variant == "solo";
   if (!doc.contains("players") || !doc["players"].is_array()) return R::Error("record.players: expected an array of names");
   const json& players = doc["players"];
-  if (players.size() < 2 || players.size() > 5) return R::Error("record.players: 2 to 5 players, got " + std::to_string(players.size()));
+  if (solo && players.size() != 1) return R::Error("record.players: a solo record names exactly 1 player, got " + std::to_string(players.size()));
+  if (!solo && (players.size() < 2 || players.size() > 5)) return R::Error("record.players: 2 to 5 players, got " + std::to_string(players.size()));
   std::set<std::string> names;
   for (size_t i = 0; i < players.size(); ++i) {
     const std::string place = "record.players[" + std::to_string(i) + "]";
     if (!players[i].is_string() || players[i].get<std::string>().empty()) return R::Error(place + ": expected a non-empty name");
     if (!names.insert(players[i].get<std::string>()).second) return R::Error(place + ": \"" + players[i].get<std::string>() + "\" is named twice");
     rec.players.push_back(players[i].get<std::string>());
-  }
-  if (doc.contains("variant")) {
-    if (!doc["variant"].is_string()) return R::Error("record.variant: expected \"standard\" or \"solo\"");
-    rec.variant = doc["variant"].get<std::string>();
-    if (rec.variant == "solo") return R::Error("record.variant: the \"solo\" variant (SoloPlay) is not available yet in this version");
-    if (rec.variant != "standard") return R::Error("record.variant: expected \"standard\" or \"solo\", got \"" + rec.variant + "\"");
   }
   if (doc.contains("seed")) {
     if (!doc["seed"].is_number_unsigned() && !(doc["seed"].is_number_integer() && doc["seed"].get<int64_t>() >= 0))
@@ -209,16 +336,18 @@ Result<Record> ParseRecord(const json& doc) {
   }
   if (auto e = ReadIds(doc, "races", kRaceCount, RaceFromId, &rec.races); !e.empty()) return R::Error(e);
   if (auto e = ReadIds(doc, "powers", kPowerCount, PowerFromId, &rec.powers); !e.empty()) return R::Error(e);
+  if (solo && doc.contains("solo"))
+    if (auto e = ParseSoloObject(doc["solo"], &rec.solo); !e.empty()) return R::Error(e);
   if (!doc.contains("actions") || !doc["actions"].is_array()) return R::Error("record.actions: expected an array");
   if (doc["actions"].size() > kMaxRecordActions) return R::Error("record.actions: more than " + std::to_string(kMaxRecordActions) + " actions");
   for (size_t i = 0; i < doc["actions"].size(); ++i) {
-    auto action = ParseAction(doc["actions"][i], rec.players, "record.actions[" + std::to_string(i) + "]");
+    auto action = ParseAction(doc["actions"][i], rec.players, "record.actions[" + std::to_string(i) + "]", solo);
     if (!action) return R::Error(action.error());
     rec.actions.push_back(std::move(*action));
   }
   for (auto it = doc.begin(); it != doc.end(); ++it) {
     static const std::set<std::string> kKnown = {"format", "map", "players", "variant", "seed", "races", "powers", "actions"};
-    if (!kKnown.count(it.key())) rec.extra[it.key()] = it.value();
+    if (!kKnown.count(it.key()) && !(solo && it.key() == "solo")) rec.extra[it.key()] = it.value();
   }
   return rec;
 }
@@ -240,6 +369,7 @@ json ToJson(const Action& a, const std::vector<std::string>& players) {
     for (const Placement& p : ps) o[std::to_string(p.region)] = p.count;
     return o;
   };
+  auto move = [](const Move& m) { return json{{"from", m.from}, {"to", m.to}, {"tokens", m.tokens}}; };
   switch (a.type) {
     case ActionType::kPick: j["slot"] = a.slot; break;
     case ActionType::kConquer:
@@ -249,10 +379,19 @@ json ToJson(const Action& a, const std::vector<std::string>& players) {
       if (a.die >= 0) j["die"] = a.die;
       if (a.with != With::kNone) j["with"] = ToString(a.with);
       if (a.house_ruling) j["ruling"] = "house";
+      if (!a.from.empty()) j["from"] = placement(a.from);
+      if (a.hero >= 0) j["hero"] = a.hero;
+      if (a.has_retreat) j["retreat"] = a.retreat;
       break;
     case ActionType::kRedeploy:
     case ActionType::kWithdraw:
-      j["tokens"] = placement(a.placement);
+      if (!a.placement.empty() || (a.move.from < 0 && a.hole_moves.empty() && a.add.empty())) j["tokens"] = placement(a.placement);
+      if (a.move.from >= 0) j["move"] = move(a.move);
+      if (!a.hole_moves.empty()) {
+        j["holes"] = json::array();
+        for (const Move& m : a.hole_moves) j["holes"].push_back(move(m));
+      }
+      if (!a.add.empty()) j["add"] = placement(a.add);
       if (a.has_encampments) j["encampments"] = placement(a.encampments);
       if (a.fortress >= 0) j["fortress"] = a.fortress;
       if (!a.heroes.empty()) j["heroes"] = a.heroes;
@@ -263,9 +402,30 @@ json ToJson(const Action& a, const std::vector<std::string>& players) {
     case ActionType::kEndTurn:
       if (a.decline) j["decline"] = true;
       break;
+    case ActionType::kErode:
+      j["race"] = a.race >= 0 ? Info(static_cast<Race>(a.race)).id : std::string_view("?");
+      j["regions"] = a.regions;
+      break;
   }
   return j;
 }
+
+namespace {
+
+json SoloToJson(const SoloOptions& solo) {
+  json j = {{"coins", solo.coins}, {"extra_round", solo.extra_round}};
+  if (solo.has_lost_tribes) j["lost_tribes"] = solo.lost_tribes;
+  auto combos = [](const std::vector<SoloCombo>& cs) {
+    json a = json::array();
+    for (const SoloCombo& c : cs) a.push_back({{"race", Info(c.race).id}, {"power", Info(c.power).id}});
+    return a;
+  };
+  if (!solo.opposition.empty()) j["opposition"] = combos(solo.opposition);
+  if (!solo.combos.empty()) j["combos"] = combos(solo.combos);
+  return j;
+}
+
+}  // namespace
 
 json ToJson(const Record& rec) {
   json j = rec.extra;
@@ -280,6 +440,7 @@ json ToJson(const Record& rec) {
   for (const Action& a : rec.actions) actions.push_back(ToJson(a, rec.players));
   j["races"] = races;
   j["powers"] = powers;
+  if (rec.variant == "solo") j["solo"] = SoloToJson(rec.solo);
   j["actions"] = actions;
   return j;
 }
@@ -293,6 +454,8 @@ Result<Game> StartGame(const Record& record, const std::filesystem::path& base_d
   options.races = record.races;
   options.powers = record.powers;
   options.seed = record.seed;
+  options.solo = record.variant == "solo";
+  options.solo_options = record.solo;
   auto game = Game::Create(options);
   if (!game) return Result<Game>::Error("record." + game.error());
   return game;

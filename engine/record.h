@@ -27,13 +27,15 @@ struct Record {
   std::vector<Race> races;        // the named top of the race stack
   std::vector<Power> powers;
   std::vector<Action> actions;
+  SoloOptions solo;               // variant "solo": the record's `solo` object (docs/solo.md)
   nlohmann::json extra = nlohmann::json::object();  // unknown top-level fields, kept as they were
 };
 
 Result<Record> ParseRecord(const nlohmann::json& doc);
 Result<Record> ReadRecordFile(const std::filesystem::path& path);
-// One action; `place` names it in errors ("record.actions[3]").
-Result<Action> ParseAction(const nlohmann::json& doc, const std::vector<std::string>& players, const std::string& place);
+// One action; `place` names it in errors ("record.actions[3]"). `solo`: the fields and actions of SoloPlay are
+// allowed (docs/solo.md); in a standard record they are unknown.
+Result<Action> ParseAction(const nlohmann::json& doc, const std::vector<std::string>& players, const std::string& place, bool solo = false);
 
 nlohmann::json ToJson(const Record& record);
 nlohmann::json ToJson(const Action& action, const std::vector<std::string>& players);

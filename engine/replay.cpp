@@ -30,7 +30,7 @@ json RegionsDocument(const Game& game) {
     if (!r.HoldsAnything()) continue;
     json j = {{"id", i}};
     if (r.HasRace()) {
-      j["owner"] = players[r.owner].name;
+      j["owner"] = r.owner < game.player_count() ? json(players[r.owner].name) : json(nullptr);  // SoloPlay's opposition: null
       j["race"] = Info(r.race_id()).id;
       j["decline"] = r.decline;
       j["tokens"] = r.tokens;
@@ -47,6 +47,65 @@ json RegionsDocument(const Game& game) {
     regions.push_back(j);
   }
   return regions;
+}
+
+namespace {
+
+json CoinsDocument(const CoinBreakdown& c) {
+  return {{"regions", c.regions}, {"race", c.race}, {"power", c.power}, {"total", c.total()}};
+}
+
+json OppositionDocument(const SoloState& solo) {
+  json races = json::array();
+  for (const OppositionRace& o : solo.opposition) {
+    races.push_back({{"race", Info(o.race).id},
+                     {"power", Info(o.power).id},
+                     {"placed", o.placed},
+                     {"coins", CoinsDocument(o.coins)},
+                     {"requirements", {{"race", ToString(o.requirements.race)}, {"power", ToString(o.requirements.power)}}},
+                     {"unplaced", o.unplaced},
+                     {"penalties", o.penalties()},
+                     {"total", o.placed ? o.total() : 0},
+                     {"unconquerable", o.unconquerable},
+                     {"kept", o.kept}});
+  }
+  return {{"races", races}, {"vacant", solo.vacant}, {"total", solo.OppositionTotal()}};
+}
+
+}  // namespace
+
+json SoloDocument(const Game& game) {
+  const SoloState& solo = *game.solo();
+  const bool setup = solo.phase == SoloPhase::kSetup;
+  json placing = nullptr;
+  if (setup) {
+    const OppositionRace& o = solo.opposition[solo.placing];
+    placing = {{"index", solo.placing}, {"race", Info(o.race).id}, {"power", Info(o.power).id}};
+  }
+  json combos = json::array(), declined = json::array(), missing = json::array();
+  for (size_t i = 0; i < solo.combos.size(); ++i)
+    combos.push_back({{"slot", i}, {"race", Info(solo.combos[i].race).id}, {"power", Info(solo.combos[i].power).id}, {"cost", game.SoloPickCost(static_cast<int>(i))}});
+  for (Race r : solo.declined) declined.push_back(Info(r).id);
+  for (Terrain t : solo.terrains_missing) missing.push_back(ToString(t));
+  json end = nullptr;
+  if (solo.ended) {
+    const SoloEnd& e = solo.end;
+    end = {{"eliminated", e.eliminated}, {"sets", e.sets}, {"lost_tribes", e.lost_tribes}, {"defences_overcome", e.defences_overcome},
+           {"defences_held", e.defences_held}, {"unconquered", e.unconquered}, {"tokens_left", e.tokens_left}, {"total", e.total()}};
+  }
+  return {{"phase", setup ? "setup" : game.finished() ? "over" : "play"},
+          {"rounds", solo.rounds},
+          {"placing", placing},
+          {"opposition", OppositionDocument(solo)},
+          {"combos", combos},
+          {"picks", solo.picks},
+          {"declined", declined},
+          {"lost_tribes_kept", solo.kept_lost_tribes},
+          {"defences_overcome", solo.defences_overcome},
+          {"end", end},
+          {"terrains_missing", solo.ended ? missing : json(nullptr)},
+          {"score", game.SoloScore()},
+          {"rating", solo.ended ? json(ToString(game.SoloRating())) : json(nullptr)}};
 }
 
 json PlayDocument(const ReplayResult& replay) {
@@ -80,6 +139,7 @@ json PlayDocument(const ReplayResult& replay) {
                     {"coins", coins},
                     {"hands", hands},
                     {"regions", RegionsDocument(game)}};
+  if (game.solo()) final_doc["solo"] = SoloDocument(game);
   return {{"steps", steps}, {"turns", turns}, {"final", final_doc}};
 }
 

@@ -26,5 +26,8 @@ Result<ReplayResult> Replay(const Record& record, const std::filesystem::path& b
 nlohmann::ordered_json PlayDocument(const ReplayResult& replay);
 // The `final.regions` part alone: every region that holds anything.
 nlohmann::ordered_json RegionsDocument(const Game& game);
+// The `final.solo` part of a SoloPlay game (docs/solo.md): phase, the opposition's score, the player's combos,
+// the races in decline, the tokens kept, the end items, the score and the rating. Only for a solo game.
+nlohmann::ordered_json SoloDocument(const Game& game);
 
 }  // namespace swref::engine

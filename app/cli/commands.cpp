@@ -33,7 +33,7 @@ struct CommandInfo {
 // The commands of this version, in the order `swref help` lists them.
 constexpr CommandInfo kCommands[] = {
     {"demo", "swref demo [--seed N] [--record-out FILE]", "play a complete seeded 2-player game through the rules; print each turn's coins and the illegal conquests flagged"},
-    {"play", "swref play RECORD [--pretty]", "replay a game record (docs/record.md): verdict of every action, coins of every turn, final board, as JSON"},
+    {"play", "swref play RECORD [--pretty]", "replay a game record, standard or SoloPlay (docs/record.md, docs/solo.md): verdict of every action, coins of every turn, final board (solo: opposition, end items, rating), as JSON"},
     {"dataset", "swref dataset generate --out DIR [--map 2p] [--scenes N] [--seed S]", "synthetic photos of game states with exact truth, and the setup material (docs/datasets.md)"},
     {"dataset demo", "swref dataset demo --out DIR [--seed N] [--size WxH]", "the demo game as camera frames: hands, a bump, two illegal conquests, events and expected verdicts"},
     {"dataset eval", "swref dataset eval DIR (--setup SETUP | --observations FILE)", "run the observer over a dataset (or score given observations): region error, exact boards, confusion by kind, silent wrong stack counts, ms"},

@@ -27,6 +27,19 @@ assert [s["code"] for s in d["steps"] if not s["ok"]] == ["not_adjacent", "not_e
 assert d["turns"][0] == {"round": 1, "player": "Ann", "coins": {"regions": 4, "race": 0, "power": 4, "total": 8}}, d["turns"][0]
 PY
 
+"$swref" play "$src/examples/solo-2p.json" > "$tmp/solo.json"; check "play exits 0 on the solo example" $?
+python3 - "$tmp/solo.json" <<'PY'; check "a solo game's output has its score and rating" $?
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(s["ok"] for s in d["steps"]), [s for s in d["steps"] if not s["ok"]]
+solo = d["final"]["solo"]
+assert (solo["phase"], solo["score"], solo["rating"]) == ("over", 84, "Master Victory"), solo
+assert d["final"]["coins"] == {"Ann": 104} and d["final"]["winners"] == ["Ann"], d["final"]
+PY
+printf '{"format": "smallworld-record/1", "variant": "solo", "map": "2p", "players": ["Ann"], "solo": {"coins": 3}, "actions": []}' > "$tmp/badsolo.json"
+"$swref" play "$tmp/badsolo.json" > /dev/null 2> "$tmp/err.txt"; [ $? = 2 ]; check "a malformed solo record exits 2" $?
+grep -q 'record.solo.coins: expected 5, or 1 for the more challenging game, got 3' "$tmp/err.txt"; check "... naming the field" $?
+
 printf '{"format": "smallworld-record/1", "map": "2p", "players": ["Ann", "Bob"], "actions": [{"player": "Ann", "do": "conquer", "region": "x"}]}' > "$tmp/bad.json"
 "$swref" play "$tmp/bad.json" > "$tmp/out.txt" 2> "$tmp/err.txt"; code=$?
 [ $code = 2 ]; check "malformed record exits 2 (got $code)" $?

@@ -78,7 +78,8 @@ TEST(ParseRecord, RejectsXNamingTheField) {
       {"/actions/6/with", "magic", "record.actions[6].with: expected \"dragon\", \"sorcery\" or \"ghouls\", got \"magic\""},
       {"/actions/0/slots", 1, "record.actions[0]: unknown field \"slots\" for \"pick\""},
       {"/actions/7/decline", "yes", "record.actions[7].decline: expected true or false, got \"yes\""},
-      {"/variant", "solo", "record.variant: the \"solo\" variant (SoloPlay) is not available yet in this version"},
+      {"/variant", "solo", "record.players: a solo record names exactly 1 player, got 2"},
+      {"/variant", "duo", "record.variant: expected \"standard\" or \"solo\", got \"duo\""},
       {"/actions", json::object(), "record.actions: expected an array"},
   };
   for (const Case& c : cases) {
