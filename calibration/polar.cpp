@@ -31,23 +31,34 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
   if (mask) mask->assign(static_cast<size_t>(kRings) * kAngles, 1);
   const int w = lab.cols, h = lab.rows;
   const double ring_px = spec.radius_mm * spec.px_per_mm / kRings;
+  // The directions, once (rotation 0), turned by the grid's rotation.
+  static const std::array<std::pair<double, double>, kAngles> kUnit = [] {
+    std::array<std::pair<double, double>, kAngles> u;
+    for (int a = 0; a < kAngles; ++a) u[a] = {std::cos(2 * CV_PI * a / kAngles), std::sin(2 * CV_PI * a / kAngles)};
+    return u;
+  }();
+  const double cr = std::cos(rotation_rad), sr = std::sin(rotation_rad);
+  float* o = out->data();
+  const bool check = mask && !blocked.empty();
+  const size_t step = lab.step1();
+  const float* base = lab.ptr<float>(0);
   for (int a = 0; a < kAngles; ++a) {
-    const double theta = rotation_rad + 2 * CV_PI * a / kAngles;
-    const double ux = std::cos(theta), uy = std::sin(theta);
+    const double ux = kUnit[a].first * cr - kUnit[a].second * sr, uy = kUnit[a].first * sr + kUnit[a].second * cr;
     for (int r = 0; r < kRings; ++r) {
       const double rad = (r + 0.5) * ring_px;
       const double x = std::clamp(centre_px.x + rad * ux, 0.0, w - 1.001), y = std::clamp(centre_px.y + rad * uy, 0.0, h - 1.001);
       const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
       const float fx = static_cast<float>(x - x0), fy = static_cast<float>(y - y0);
-      const cv::Vec3f* r0 = lab.ptr<cv::Vec3f>(y0);
-      const cv::Vec3f* r1 = lab.ptr<cv::Vec3f>(std::min(y0 + 1, h - 1));
-      const int x1 = std::min(x0 + 1, w - 1);
+      const float* p00 = base + y0 * step + 3 * x0;
+      const float* p01 = p00 + (x0 + 1 < w ? 3 : 0);
+      const float* p10 = p00 + (y0 + 1 < h ? step : 0);
+      const float* p11 = p10 + (x0 + 1 < w ? 3 : 0);
       for (int c = 0; c < kChannels; ++c) {
-        const float top = r0[x0][c] + fx * (r0[x1][c] - r0[x0][c]);
-        const float bottom = r1[x0][c] + fx * (r1[x1][c] - r1[x0][c]);
-        (*out)[(static_cast<size_t>(c) * kRings + r) * kAngles + a] = top + fy * (bottom - top);
+        const float top = p00[c] + fx * (p01[c] - p00[c]);
+        const float bottom = p10[c] + fx * (p11[c] - p10[c]);
+        o[(c * kRings + r) * kAngles + a] = top + fy * (bottom - top);
       }
-      if (mask && !blocked.empty() && blocked.at<uchar>(cvRound(y), cvRound(x))) (*mask)[static_cast<size_t>(r) * kAngles + a] = 0, any_blocked = true;
+      if (check && blocked.at<uchar>(static_cast<int>(y + 0.5), static_cast<int>(x + 0.5))) (*mask)[static_cast<size_t>(r) * kAngles + a] = 0, any_blocked = true;
     }
   }
   if (mask && !any_blocked) mask->clear();
@@ -95,20 +106,42 @@ std::array<float, kAngles> RotationErrors(const SampleSpectra& samples, const Te
 
 double RobustError(const PolarSamples& samples, const std::vector<float>& mean, const std::vector<float>& weight, int shift,
                    double cap, const std::vector<uint8_t>* mask, double* kept_share, const LabOffset& offset) {
+  static_assert((kAngles & (kAngles - 1)) == 0, "kAngles is a power of two");
+  const int s = shift & (kAngles - 1);
+  const float fcap = static_cast<float>(cap);
   double sum = 0, wsum = 0, wall = 0;
-  shift = ((shift % kAngles) + kAngles) % kAngles;
   for (int c = 0; c < kChannels; ++c) {
+    const float o = offset[c];
     for (int r = 0; r < kRings; ++r) {
-      const size_t row = (static_cast<size_t>(c) * kRings + r) * kAngles;
-      for (int a = 0; a < kAngles; ++a) {
-        const size_t t = row + (a + shift) % kAngles;
-        const double w = weight[t];
-        wall += w;
-        if (mask && !(*mask)[static_cast<size_t>(r) * kAngles + a]) continue;
-        const double d = samples[row + a] + offset[c] - mean[t];
-        sum += std::min(w * d * d, cap * w);
-        wsum += w;
+      const int row = (c * kRings + r) * kAngles;
+      const float* p = samples.data() + row;
+      const float* m = mean.data() + row;
+      const float* w = weight.data() + row;
+      const uint8_t* keep = mask ? mask->data() + r * kAngles : nullptr;
+      float rs = 0, rw = 0, ra = 0;
+      // Two runs without wrapping (sample a goes with template a + s), so that the compiler can vectorise them.
+      for (int part = 0; part < 2; ++part) {
+        const int a0 = part == 0 ? 0 : kAngles - s, a1 = part == 0 ? kAngles - s : kAngles, t0 = part == 0 ? s : s - kAngles;
+        const float* mt = m + t0;
+        const float* wt = w + t0;
+        if (keep) {
+          for (int a = a0; a < a1; ++a) {
+            ra += wt[a];
+            const float k = keep[a] ? 1.0f : 0.0f;
+            const float d = p[a] + o - mt[a];
+            rs += k * wt[a] * std::min(d * d, fcap);
+            rw += k * wt[a];
+          }
+        } else {
+          for (int a = a0; a < a1; ++a) {
+            const float d = p[a] + o - mt[a];
+            rs += wt[a] * std::min(d * d, fcap);
+            rw += wt[a];
+          }
+          ra = rw;
+        }
       }
+      sum += rs, wsum += rw, wall += ra;
     }
   }
   if (kept_share) *kept_share = wall > 0 ? wsum / wall : 0;
@@ -121,25 +154,31 @@ namespace swref::calibration {
 
 LabOffset FitOffset(const PolarSamples& samples, const std::vector<float>& mean, const std::vector<float>& weight, int shift, double cap,
                     const std::vector<uint8_t>* mask) {
+  constexpr int kWrap = kAngles - 1;
+  const int s = shift & kWrap;
   LabOffset offset = kNoOffset;
-  shift = ((shift % kAngles) + kAngles) % kAngles;
-  const double reach = std::sqrt(cap);
+  const float reach = static_cast<float>(std::sqrt(cap));
   // Twice: the second round judges "within reach" from the first round's offset.
   for (int round = 0; round < 2; ++round) {
     for (int c = 0; c < kChannels; ++c) {
-      double sum = 0, wsum = 0;
+      float sum = 0, wsum = 0;
+      const float o = offset[c];
       for (int r = 0; r < kRings; ++r) {
-        const size_t row = (static_cast<size_t>(c) * kRings + r) * kAngles;
+        const int row = (c * kRings + r) * kAngles;
+        const float* p = samples.data() + row;
+        const float* m = mean.data() + row;
+        const float* w = weight.data() + row;
+        const uint8_t* keep = mask ? mask->data() + r * kAngles : nullptr;
         for (int a = 0; a < kAngles; ++a) {
-          if (mask && !(*mask)[static_cast<size_t>(r) * kAngles + a]) continue;
-          const size_t t = row + (a + shift) % kAngles;
-          const double d = mean[t] - samples[row + a];
-          if (std::abs(d - offset[c]) > reach) continue;
-          sum += weight[t] * d;
-          wsum += weight[t];
+          if (keep && !keep[a]) continue;
+          const int t = (a + s) & kWrap;
+          const float d = m[t] - p[a];
+          if (std::abs(d - o) > reach) continue;
+          sum += w[t] * d;
+          wsum += w[t];
         }
       }
-      offset[c] = wsum > 0 ? static_cast<float>(std::clamp(sum / wsum, -double(kMaxOffset[c]), double(kMaxOffset[c]))) : 0.0f;
+      offset[c] = wsum > 0 ? std::clamp(sum / wsum, -kMaxOffset[c], kMaxOffset[c]) : 0.0f;
     }
   }
   return offset;

@@ -365,6 +365,14 @@ void TokenModel::DeriveOne(KindTemplate& t) {
     t.mean_bgr.resize(static_cast<size_t>(3) * n);
     for (int i = 0; i < n; ++i)
       for (int c = 0; c < 3; ++c) t.mean_bgr[static_cast<size_t>(c) * n + i] = bgr.at<cv::Vec3f>(0, i)[c] * 255.0f;
+    t.row_weight.assign(kPolarRows, 0);
+    t.row_mean.assign(kPolarRows, 0);
+    for (int row = 0; row < kPolarRows; ++row) {
+      double w = 0, wm = 0;
+      for (int a = 0; a < kAngles; ++a) w += t.weight[row * kAngles + a], wm += t.weight[row * kAngles + a] * t.mean[row * kAngles + a];
+      t.row_weight[row] = static_cast<float>(w);
+      t.row_mean[row] = static_cast<float>(w > 0 ? wm / w : 0);
+    }
   }
 }
 
@@ -397,12 +405,43 @@ bool Capped(const KindTemplate& t, const cv::Vec3f& ceiling, std::vector<float>*
 
 }  // namespace
 
-std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, const MatchContext& context) const {
+// How far apart a candidate's ring colours are from a kind's, after the best light offset: a quick filter.
+double RingDistance(const std::vector<float>& sample_rows, const KindTemplate& t) {
+  double off[kChannels] = {0};
+  for (int c = 0; c < kChannels; ++c) {
+    double num = 0, den = 0;
+    for (int r = 0; r < kRings; ++r) {
+      const int row = c * kRings + r;
+      num += t.row_weight[row] * (t.row_mean[row] - sample_rows[row]);
+      den += t.row_weight[row];
+    }
+    off[c] = den > 0 ? std::clamp(num / den, -double(kMaxOffset[c]), double(kMaxOffset[c])) : 0;
+  }
+  double sum = 0, wsum = 0;
+  for (int row = 0; row < kPolarRows; ++row) {
+    const double d = sample_rows[row] + off[row / kRings] - t.row_mean[row];
+    sum += t.row_weight[row] * d * d;
+    wsum += t.row_weight[row];
+  }
+  return wsum > 0 ? sum / wsum : 0;
+}
+
+std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, const MatchContext& context, int shortlist) const {
   const SampleSpectra s = MakeSpectra(samples);
   const std::vector<uint8_t>* mask = context.mask;
+  // The shortlist: the kinds nearest by ring colours.
+  std::vector<float> rows(kPolarRows);
+  for (int row = 0; row < kPolarRows; ++row) rows[row] = s.p[static_cast<size_t>(row) * (kAngles / 2 + 1)].real() / kAngles;
+  std::vector<std::pair<double, const KindTemplate*>> near;
+  for (const KindTemplate& t : kinds_) near.emplace_back(RingDistance(rows, t), &t);
+  if (static_cast<int>(near.size()) > shortlist) {
+    std::nth_element(near.begin(), near.begin() + shortlist, near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    near.resize(shortlist);
+  }
   std::vector<TokenMatch> all;
   std::vector<float> capped;
-  for (const KindTemplate& t : kinds_) {
+  for (const auto& [d, tp] : near) {
+    const KindTemplate& t = *tp;
     const auto e = RotationErrors(s, t.spectra);
     // The two deepest minima of the fast (plain least squares) error: with part of the token hidden the best of
     // them under the robust error is not always the first.
@@ -462,6 +501,10 @@ std::vector<TokenMatch> TokenModel::NamePatch(const EnrollPatch& patch, int top)
     }
   }
   return best;
+}
+
+const std::vector<float>& TokenModel::MeanUnder(const KindTemplate& kind, const MatchContext& context, std::vector<float>* storage) const {
+  return Capped(kind, context.ceiling, storage) ? *storage : kind.mean;
 }
 
 double TokenModel::ErrorOf(const std::string& kind, const PolarSamples& samples, int shift, const MatchContext& context,

@@ -38,6 +38,8 @@ struct KindTemplate {
   double typical_error = 1;            // median robust error of its own photos, each left out of the template
   TemplateSpectra spectra;             // derived from mean and weight (not stored)
   std::vector<float> mean_bgr;         // derived: `mean` as BGR 0..255 (for the camera's saturation, below)
+  std::vector<float> row_weight;       // derived: per polar row (channel x ring), the sum of its weights
+  std::vector<float> row_mean;         // derived: ... and its weighted mean
 };
 
 // What a candidate is judged with, besides its samples.
@@ -84,8 +86,12 @@ class TokenModel {
   static engine::Result<TokenModel> Build(const std::vector<EnrollPatch>& patches);
 
   // The best kinds for a candidate's samples, best first (at most `top`), each at its best rotation and light
-  // offset, errors capped at kCap per sample.
-  std::vector<TokenMatch> Rank(const PolarSamples& samples, int top = 3, const MatchContext& context = {}) const;
+  // offset, errors capped at kCap per sample. Only the `shortlist` kinds nearest in ring colours (rotation does
+  // not change a ring's mean colour) are compared in full.
+  std::vector<TokenMatch> Rank(const PolarSamples& samples, int top = 3, const MatchContext& context = {}, int shortlist = 12) const;
+  // The template a candidate is compared with under `context`'s ceiling (the kind's own mean when nothing is
+  // capped); `storage` holds a capped copy.
+  const std::vector<float>& MeanUnder(const KindTemplate& kind, const MatchContext& context, std::vector<float>* storage) const;
   // Names a photo of a single token (an enrollment patch: its scale and rough centre known), its centre searched
   // within 1.5 mm first. For checking enrollment photos and another table's crops.
   std::vector<TokenMatch> NamePatch(const EnrollPatch& patch, int top = 3) const;

@@ -39,7 +39,7 @@ Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, 
   cv::GaussianBlur(score, score, cv::Size(), 0.6 * ppm);
   fg.dark = (dark > 4) & (chroma_diff < 8);
   fg.glare = frame.glare.clone();
-  score.setTo(0, fg.glare);
+  // Glare was taken off the frame (Rectify): the board under it compares with the reference like the rest.
   // Blinded: so much light that the sensor saw white, whatever lies there.
   fg.blind = (a[0] > 96) & (chroma_diff < 100);
   {

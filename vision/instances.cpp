@@ -43,38 +43,32 @@ calibration::MatchContext Context(const Rectified& frame, cv::Point2d c, const s
   return ctx;
 }
 
-// The best error of one kind at centre c (every rotation), with the explained pixels masked out.
-double KindError(const TokenModel& model, const calibration::KindTemplate& t, const Rectified& frame, cv::Point2d c, const cv::Mat& explained,
-                 int* shift) {
+// Moves the centre to where a kind fits best, its rotation and light offset held as found at the seed: along
+// each axis a parabola through the error at -h, 0 and +h gives the step (h = 1 mm, then 0.5 mm); a step is taken
+// only when it lowers the error.
+cv::Point2d RefineCentre(const TokenModel& model, const calibration::TokenMatch& m, const Rectified& frame, cv::Point2d c, const cv::Mat& explained) {
+  const calibration::KindTemplate& t = *model.Find(m.kind);
   calibration::PolarSamples s;
   std::vector<uint8_t> mask;
-  Sample(frame.lab, c, explained, &s, &mask);
-  const auto e = calibration::RotationErrors(calibration::MakeSpectra(s), t.spectra);
-  const int k = static_cast<int>(std::min_element(e.begin(), e.end()) - e.begin());
-  if (shift) *shift = k;
-  return model.ErrorOf(t.kind, s, k, Context(frame, c, mask));
-}
-
-// Moves the centre to where `kind` fits best: the 8 neighbours at 1 mm, then at 0.5 mm.
-cv::Point2d RefineCentre(const TokenModel& model, const std::string& kind, const Rectified& frame, cv::Point2d c, const cv::Mat& explained) {
-  const calibration::KindTemplate* t = model.Find(kind);
-  if (!t) return c;
-  double best = KindError(model, *t, frame, c, explained, nullptr);
-  for (double step_mm : {1.0, 0.5}) {
-    const double step = step_mm * kPpm;
-    for (int moves = 0; moves < 4; ++moves) {
-      cv::Point2d best_c = c;
-      for (int dy = -1; dy <= 1; ++dy) {
-        for (int dx = -1; dx <= 1; ++dx) {
-          if (!dx && !dy) continue;
-          const cv::Point2d q = c + cv::Point2d(dx * step, dy * step);
-          const double e = KindError(model, *t, frame, q, explained, nullptr);
-          if (e < best) best = e, best_c = q;
-        }
-      }
-      if (best_c == c) break;
-      c = best_c;
-    }
+  std::vector<float> storage;
+  const std::vector<float>& mean = model.MeanUnder(t, Context(frame, c, mask), &storage);
+  auto error_at = [&](cv::Point2d q) {
+    Sample(frame.lab, q, explained, &s, &mask);
+    return calibration::RobustError(s, mean, t.weight, m.shift, TokenModel::kCap, mask.empty() ? nullptr : &mask, nullptr, m.offset);
+  };
+  double best = error_at(c);
+  for (double h_mm : {1.5, 1.0, 1.0, 0.5, 0.5}) {
+    const double h = h_mm * kPpm;
+    const double ex[2] = {error_at(c + cv::Point2d(-h, 0)), error_at(c + cv::Point2d(h, 0))};
+    const double ey[2] = {error_at(c + cv::Point2d(0, -h)), error_at(c + cv::Point2d(0, h))};
+    auto step = [&](const double e[2]) {
+      const double curve = e[0] + e[1] - 2 * best;
+      if (curve <= 1e-9) return e[0] < e[1] ? -h : (e[1] < best ? h : 0.0);  // no minimum inside: go downhill
+      return std::clamp(h * (e[0] - e[1]) / (2 * curve), -1.5 * h, 1.5 * h);
+    };
+    const cv::Point2d q = c + cv::Point2d(step(ex), step(ey));
+    const double e = error_at(q);
+    if (e < best) best = e, c = q;
   }
   return c;
 }
@@ -91,7 +85,7 @@ Candidate Fit(const TokenModel& model, const Rectified& frame, cv::Point2d seed,
   for (const calibration::TokenMatch& m : ranked) {
     if (!first && m.error > 2.5 * ranked.front().error) break;
     Candidate cand;
-    cand.centre_px = RefineCentre(model, m.kind, frame, seed, explained);
+    cand.centre_px = RefineCentre(model, m, frame, seed, explained);
     Sample(frame.lab, cand.centre_px, explained, &cand.samples, &cand.mask);
     const calibration::MatchContext ctx = Context(frame, cand.centre_px, cand.mask);
     cand.match = model.Rank(cand.samples, 2, ctx).front();
@@ -152,25 +146,16 @@ void PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm
 
 std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab, const TokenModel& model,
                                     const cv::Mat& region_labels, const ObserverOptions& options, cv::Mat* unexplained) {
-  // 1-2. Seeds, each named and centred on its own.
-  std::vector<Candidate> cands;
-  for (const cv::Point& p : Seeds(fg.mask, 4.0, 3.0)) cands.push_back(Fit(model, frame, cv::Point2d(p), cv::Mat()));
-  std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.match.error < b.match.error; });
-
-  // 3. Taken best first, each judged on what the tokens taken before it leave in view: samples on explained
-  // pixels (hidden under a taken token) are not looked at.
+  // 1-3. Seeds, deepest first (the middle of a token in full view lies deepest in the foreground), each named and
+  // centred on what the tokens taken before it leave in view: samples on explained pixels (hidden under a taken
+  // token) are not looked at. A seed on a taken token is that token.
   cv::Mat explained = cv::Mat::zeros(fg.mask.size(), CV_8U);
-  cv::Mat& blocked = explained;
+  const cv::Mat& blocked = explained;
   std::vector<Instance> out;
   auto consider = [&](Candidate c) {
     for (const Instance& i : out) {
       if (cv::norm(cv::Point2d((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm) - i.centre_mm) < 6.0) return false;
     }
-    // Judged again on what is still in view when a taken token covers part of it.
-    const int reach = cvCeil(calibration::PolarSpec{}.radius_mm * kPpm) + 2;
-    const cv::Rect near = cv::Rect(cvRound(c.centre_px.x) - reach, cvRound(c.centre_px.y) - reach, 2 * reach + 1, 2 * reach + 1) &
-                          cv::Rect(0, 0, explained.cols, explained.rows);
-    if (cv::countNonZero(blocked(near)) > 0) c = Fit(model, frame, c.centre_px, blocked);
     const calibration::KindTemplate* t = model.Find(c.match.kind);
     if (!t || c.match.error > options.max_error || c.visible < 0.3) return false;
     // A token must explain what is seen far better than the empty board does (a patch of glare, a shadow or a
@@ -204,7 +189,16 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     explained(box) |= mine(box);
     return true;
   };
-  for (const Candidate& c : cands) consider(c);
+  std::vector<Candidate> cands;
+  for (const cv::Point& p : Seeds(fg.mask, 4.0, 3.0)) cands.push_back(Fit(model, frame, cv::Point2d(p), cv::Mat()));
+  std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.match.error < b.match.error; });
+  for (Candidate& c : cands) {
+    const int reach = cvCeil(calibration::PolarSpec{}.radius_mm * kPpm) + 2;
+    const cv::Rect near = cv::Rect(cvRound(c.centre_px.x) - reach, cvRound(c.centre_px.y) - reach, 2 * reach + 1, 2 * reach + 1) &
+                          cv::Rect(0, 0, explained.cols, explained.rows);
+    if (cv::countNonZero(explained(near)) > 0) c = Fit(model, frame, c.centre_px, blocked);
+    consider(c);
+  }
 
   // 4. What is left: seeds again, judged with the taken tokens masked out.
   auto left_over = [&] {

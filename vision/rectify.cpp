@@ -85,34 +85,48 @@ cv::Mat LightReference(const cv::Mat& reference_board) {
 }
 
 cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken) {
-  constexpr double ppm = kBoardPxPerMm;
-  cv::Mat ref;
-  reference_board.convertTo(ref, CV_32FC3);
-  const cv::Mat d = matched - ref;
-  const int n = d.rows * d.cols;
-  // The colour glare adds, one for the whole frame: the median direction of the pixels brighter in every channel.
+  // Judged on 2 mm cells: the board's fine texture (stripes, tree crowns) averages out, a token does not.
+  constexpr int kCellPx = 4;
+  constexpr double kCellMm = kCellPx / kBoardPxPerMm;
+  const cv::Size cells(std::max(4, matched.cols / kCellPx), std::max(4, matched.rows / kCellPx));
+  cv::Mat m, ref, sat;
+  cv::resize(matched, m, cells, 0, 0, cv::INTER_AREA);
+  {
+    cv::Mat r;
+    reference_board.convertTo(r, CV_32FC3);
+    cv::resize(r, ref, cells, 0, 0, cv::INTER_AREA);
+    // A cell where the camera saturated a channel anywhere may have gained less there.
+    cv::Mat full;
+    cv::compare(raw, cv::Scalar::all(250), full, cv::CMP_GE);
+    full.convertTo(full, CV_32FC3, 1.0 / 255);
+    cv::resize(full, sat, cells, 0, 0, cv::INTER_AREA);
+  }
+  const cv::Mat d = m - ref;
+  // The colour glare adds, one for the whole frame: the median direction of the cells brighter in every channel.
   std::vector<float> dirs[3];
-  for (int i = 0; i < n; i += 3) {
-    const cv::Vec3f v = d.at<cv::Vec3f>(i / d.cols, i % d.cols);
-    if (v[0] > 12 && v[1] > 12 && v[2] > 12) {
-      const float len = static_cast<float>(cv::norm(v));
-      for (int c = 0; c < 3; ++c) dirs[c].push_back(v[c] / len);
+  for (int y = 0; y < d.rows; ++y) {
+    const cv::Vec3f* dv = d.ptr<cv::Vec3f>(y);
+    for (int x = 0; x < d.cols; ++x) {
+      if (dv[x][0] > 12 && dv[x][1] > 12 && dv[x][2] > 12) {
+        const float len = static_cast<float>(cv::norm(dv[x]));
+        for (int c = 0; c < 3; ++c) dirs[c].push_back(dv[x][c] / len);
+      }
     }
   }
   cv::Vec3f k(0.577f, 0.577f, 0.577f);
-  if (dirs[0].size() > 200) {
+  if (dirs[0].size() > 50) {
     for (int c = 0; c < 3; ++c) {
       std::nth_element(dirs[c].begin(), dirs[c].begin() + dirs[c].size() / 2, dirs[c].end());
       k[c] = dirs[c][dirs[c].size() / 2];
     }
     k /= static_cast<float>(cv::norm(k));
   }
-  // How much of that colour each pixel gained, and whether what it gained is that colour (a saturated channel may
+  // How much of that colour each cell gained, and whether what it gained is that colour (a saturated channel may
   // have gained less).
   cv::Mat alpha(d.size(), CV_32F), fits(d.size(), CV_8U);
   for (int y = 0; y < d.rows; ++y) {
     const cv::Vec3f* dv = d.ptr<cv::Vec3f>(y);
-    const cv::Vec3b* m = raw.ptr<cv::Vec3b>(y);
+    const cv::Vec3f* st = sat.ptr<cv::Vec3f>(y);
     float* a = alpha.ptr<float>(y);
     uchar* f = fits.ptr<uchar>(y);
     for (int x = 0; x < d.cols; ++x) {
@@ -120,40 +134,88 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, const 
       float r2 = 0;
       for (int c = 0; c < 3; ++c) {
         float rc = dv[x][c] - al * k[c];
-        if (m[x][c] >= 250) rc = std::min(rc, 0.0f);
+        if (st[x][c] > 0.05f) rc = std::min(rc, 0.0f);
         r2 += rc * rc;
       }
       a[x] = al;
-      f[x] = al > 18 && std::sqrt(r2) < 0.2f * al + 8 ? 255 : 0;
+      f[x] = al > 15 && std::sqrt(r2) < 0.25f * al + 6 ? 255 : 0;
     }
   }
-  // Glare is smooth: a token's edges and symbol make the gain jump, glare never does.
+  // Glare is smooth: a token's edges and symbol make the gain jump from cell to cell, glare does not.
   cv::Mat gx, gy, grad;
   cv::Sobel(alpha, gx, CV_32F, 1, 0, 3, 0.125);
   cv::Sobel(alpha, gy, CV_32F, 0, 1, 3, 0.125);
   cv::magnitude(gx, gy, grad);
-  fits &= grad < 6;
-  cv::morphologyEx(fits, fits, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
+  fits &= grad < 10;
+  cv::morphologyEx(fits, fits, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
   // And large: a patch of light, not a token or two.
-  cv::Mat glare = KeepComponents(fits, [&](int area, int) { return area >= 1500 * ppm * ppm; });
-  const bool any = cv::countNonZero(glare) > 0;
-  if (!any) return glare;
-  cv::morphologyEx(glare, glare, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {9, 9}));
-  // Take the added light off around the patches too (tokens lying under the glare), from a smooth fill of what
-  // the glare pixels gained.
+  cv::Mat glare_cells = KeepComponents(fits, [&](int area, int) { return area * kCellMm * kCellMm >= 1500; });
+  cv::Mat glare;
+  if (cv::countNonZero(glare_cells) == 0) return cv::Mat::zeros(matched.size(), CV_8U);
+  cv::morphologyEx(glare_cells, glare_cells, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
+  // The light each patch adds: a lamp's reflection falls off smoothly from its brightest point, so each patch is
+  // fitted with a Gaussian blob (a quadratic in log brightness, weighted least squares over its cells). The blob
+  // reaches where the cells failed the test (over a striped field, over tokens): the light is taken off there too.
+  cv::Mat fill = cv::Mat::zeros(cells, CV_32F);
+  {
+    cv::Mat cc, stats, centroids;
+    const int count = cv::connectedComponentsWithStats(glare_cells, cc, stats, centroids, 8, CV_32S);
+    for (int i = 1; i < count; ++i) {
+      cv::Mat a_mat = cv::Mat::zeros(6, 6, CV_64F), b_vec = cv::Mat::zeros(6, 1, CV_64F);
+      double peak = 0;
+      const cv::Point2d c0(centroids.at<double>(i, 0), centroids.at<double>(i, 1));
+      for (int y = 0; y < cc.rows; ++y) {
+        const int* l = cc.ptr<int>(y);
+        const float* al = alpha.ptr<float>(y);
+        for (int x = 0; x < cc.cols; ++x) {
+          if (l[x] != i || al[x] < 8) continue;
+          const double u = (x - c0.x) / 10, v = (y - c0.y) / 10, w = al[x];
+          const double f[6] = {1, u, v, u * u, u * v, v * v};
+          for (int r = 0; r < 6; ++r) {
+            for (int q = 0; q < 6; ++q) a_mat.at<double>(r, q) += w * f[r] * f[q];
+            b_vec.at<double>(r) += w * f[r] * std::log(al[x]);
+          }
+          peak = std::max(peak, static_cast<double>(al[x]));
+        }
+      }
+      cv::Mat coef;
+      const bool solved = cv::solve(a_mat, b_vec, coef, cv::DECOMP_SVD);
+      const double* q = coef.ptr<double>(0);
+      // A blob: falling off in every direction, its top no brighter than twice the brightest cell seen.
+      const bool blob = solved && q[3] < 0 && q[5] < 0 && 4 * q[3] * q[5] - q[4] * q[4] > 0;
+      if (!blob) {
+        fill.setTo(0, cc == i);  // left as found: the patch only
+        cv::Mat own = cc == i;
+        alpha.copyTo(fill, own);
+        continue;
+      }
+      // Only near the patch (within 10 mm of its cells), and never more than a cell gained plus a margin (a
+      // blob fitted to a long patch would reach far along it; a dark token under the glare gained less).
+      cv::Mat near = cc == i;
+      const int r = cvRound(2 * 10 / kCellMm) | 1;
+      cv::dilate(near, near, cv::getStructuringElement(cv::MORPH_ELLIPSE, {r, r}));
+      for (int y = 0; y < cells.height; ++y) {
+        float* out = fill.ptr<float>(y);
+        const uchar* inside = near.ptr<uchar>(y);
+        const float* seen = alpha.ptr<float>(y);
+        for (int x = 0; x < cells.width; ++x) {
+          if (!inside[x]) continue;
+          const double u = (x - c0.x) / 10, v = (y - c0.y) / 10;
+          double value = std::exp(q[0] + q[1] * u + q[2] * v + q[3] * u * u + q[4] * u * v + q[5] * v * v);
+          value = std::min({value, 1.2 * peak, std::max(0.0, static_cast<double>(seen[x])) + 10});
+          if (value > 3) out[x] = std::max(out[x], static_cast<float>(value));
+        }
+      }
+    }
+  }
+  // Where the fitted light is strong, the board is glared (reported, and not foreground).
+  cv::Mat strong = fill > 15;
+  glare_cells |= strong;
+  cv::resize(glare_cells, glare, matched.size(), 0, 0, cv::INTER_NEAREST);
   if (corrected) {
-    cv::Mat w, num, den, fill;
-    glare.convertTo(w, CV_32F, 1.0 / 255);
-    const double sigma = 4 * ppm;
-    cv::GaussianBlur(alpha.mul(w), num, cv::Size(), sigma);
-    cv::GaussianBlur(w, den, cv::Size(), sigma);
-    cv::divide(num, den + 1e-3f, fill);
-    cv::Mat reach;
-    cv::dilate(glare, reach, cv::getStructuringElement(cv::MORPH_ELLIPSE, {cvRound(16 * ppm) | 1, cvRound(16 * ppm) | 1}));
-    fill.setTo(0, ~reach);
-    fill.setTo(0, den < 0.05f);
-    cv::Mat add;
-    cv::merge(std::vector<cv::Mat>{fill * k[0], fill * k[1], fill * k[2]}, add);
+    cv::Mat fill_full, add;
+    cv::resize(fill, fill_full, matched.size(), 0, 0, cv::INTER_LINEAR);
+    cv::merge(std::vector<cv::Mat>{fill_full * k[0], fill_full * k[1], fill_full * k[2]}, add);
     *corrected = matched - add;
     cv::max(*corrected, 0.0, *corrected);
     if (taken) *taken = add;
