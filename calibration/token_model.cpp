@@ -243,10 +243,13 @@ std::string Hex(const cv::Mat& mask) {  // a binary mask row by row, '0'/'1'
 }  // namespace
 
 cv::Mat MatchLab(const cv::Mat& bgr) {
-  cv::Mat f, lab;
-  bgr.convertTo(f, CV_32FC3, 1.0 / 255);
-  cv::GaussianBlur(f, f, cv::Size(), kMatchBlurPx);
-  cv::cvtColor(f, lab, cv::COLOR_BGR2Lab);
+  // Smoothed, then OpenCV's 8-bit Lab (L 0..255, a and b offset by 128), back to the float ranges.
+  cv::Mat smooth, lab8, lab;
+  cv::GaussianBlur(bgr, smooth, cv::Size(), kMatchBlurPx);
+  cv::cvtColor(smooth, lab8, cv::COLOR_BGR2Lab);
+  lab8.convertTo(lab, CV_32FC3);
+  cv::multiply(lab, cv::Scalar(100.0 / 255, 1, 1), lab);
+  cv::subtract(lab, cv::Scalar(0, 128, 128), lab);
   return lab;
 }
 
@@ -378,29 +381,37 @@ void TokenModel::DeriveOne(KindTemplate& t) {
 
 namespace {
 
+// sRGB (BGR, 0..1) to CIELab (D65), as OpenCV's cvtColor does it, for one colour.
+cv::Vec3f BgrToLab(float b, float g, float r) {
+  auto linear = [](float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); };
+  const float R = linear(r), G = linear(g), B = linear(b);
+  const float X = (0.412453f * R + 0.357580f * G + 0.180423f * B) / 0.950456f;
+  const float Y = 0.212671f * R + 0.715160f * G + 0.072169f * B;
+  const float Z = (0.019334f * R + 0.119193f * G + 0.950227f * B) / 1.088754f;
+  auto f = [](float t) { return t > 0.008856f ? std::cbrt(t) : 7.787f * t + 16.0f / 116.0f; };
+  const float fy = f(Y);
+  return {Y > 0.008856f ? 116.0f * fy - 16.0f : 903.3f * Y, 500.0f * (f(X) - fy), 200.0f * (fy - f(Z))};
+}
+
 // The template's mean as the camera would show it under a ceiling (MatchContext::ceiling): its BGR capped, back
-// in Lab. False (and `out` untouched) when nothing reaches the ceiling.
+// in Lab (only the samples that reach the ceiling change). False (and `out` untouched) when none does.
 bool Capped(const KindTemplate& t, const cv::Vec3f& ceiling, std::vector<float>* out) {
   if (ceiling[0] >= 254 && ceiling[1] >= 254 && ceiling[2] >= 254) return false;
   constexpr int n = kRings * kAngles;
   bool any = false;
-  cv::Mat bgr(1, n, CV_32FC3);
-  cv::Vec3f* p = bgr.ptr<cv::Vec3f>(0);
   for (int i = 0; i < n; ++i) {
+    float v[3];
+    bool over = false;
     for (int c = 0; c < 3; ++c) {
-      const float v = t.mean_bgr[static_cast<size_t>(c) * n + i];
-      any = any || v > ceiling[c];
-      p[i][c] = std::min(v, ceiling[c]) / 255.0f;
+      v[c] = t.mean_bgr[static_cast<size_t>(c) * n + i];
+      if (v[c] > ceiling[c]) v[c] = ceiling[c], over = true;
     }
+    if (!over) continue;
+    if (!any) out->assign(t.mean.begin(), t.mean.end()), any = true;
+    const cv::Vec3f lab = BgrToLab(v[0] / 255.0f, v[1] / 255.0f, v[2] / 255.0f);
+    for (int c = 0; c < 3; ++c) (*out)[static_cast<size_t>(c) * n + i] = lab[c];
   }
-  if (!any) return false;
-  cv::Mat lab;
-  cv::cvtColor(bgr, lab, cv::COLOR_BGR2Lab);
-  out->assign(t.mean.begin(), t.mean.end());
-  const cv::Vec3f* l = lab.ptr<cv::Vec3f>(0);
-  for (int i = 0; i < n; ++i)
-    for (int c = 0; c < 3; ++c) (*out)[static_cast<size_t>(c) * n + i] = l[i][c];
-  return true;
+  return any;
 }
 
 }  // namespace
@@ -458,9 +469,11 @@ std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, c
     m.offset = FitOffset(samples, mean, t.weight, first, kCap, mask);
     m.error = RobustError(samples, mean, t.weight, first, kCap, mask, nullptr, m.offset);
     if (second >= 0) {
-      const LabOffset o2 = FitOffset(samples, mean, t.weight, second, kCap, mask);
-      const double e2 = RobustError(samples, mean, t.weight, second, kCap, mask, nullptr, o2);
-      if (e2 < m.error) m.error = e2, m.shift = second, m.offset = o2;
+      const double e2 = RobustError(samples, mean, t.weight, second, kCap, mask, nullptr, m.offset);
+      if (e2 < m.error) {
+        const LabOffset o2 = FitOffset(samples, mean, t.weight, second, kCap, mask);
+        m.error = RobustError(samples, mean, t.weight, second, kCap, mask, nullptr, o2), m.shift = second, m.offset = o2;
+      }
     }
     m.rotation_rad = -m.shift * 2 * CV_PI / kAngles;
     m.fit = m.error / t.typical_error;
@@ -500,6 +513,15 @@ std::vector<TokenMatch> TokenModel::NamePatch(const EnrollPatch& patch, int top)
       if (best.empty() || (!m.empty() && m[0].fit < best[0].fit)) best = std::move(m);
     }
   }
+  return best;
+}
+
+double TokenModel::ErrorNear(const KindTemplate& t, const PolarSamples& samples, int shift_hint, const MatchContext& context) const {
+  std::vector<float> capped;
+  const std::vector<float>& mean = Capped(t, context.ceiling, &capped) ? capped : t.mean;
+  const LabOffset offset = FitOffset(samples, mean, t.weight, shift_hint, kCap, context.mask);
+  double best = 1e300;
+  for (int k = shift_hint - 1; k <= shift_hint + 1; ++k) best = std::min(best, RobustError(samples, mean, t.weight, k, kCap, context.mask, nullptr, offset));
   return best;
 }
 

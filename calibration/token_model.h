@@ -89,6 +89,8 @@ class TokenModel {
   // offset, errors capped at kCap per sample. Only the `shortlist` kinds nearest in ring colours (rotation does
   // not change a ring's mean colour) are compared in full.
   std::vector<TokenMatch> Rank(const PolarSamples& samples, int top = 3, const MatchContext& context = {}, int shortlist = 12) const;
+  // One kind's error with the rotation known to within a shift (the best of shift_hint - 1 .. + 1).
+  double ErrorNear(const KindTemplate& kind, const PolarSamples& samples, int shift_hint, const MatchContext& context) const;
   // The template a candidate is compared with under `context`'s ceiling (the kind's own mean when nothing is
   // capped); `storage` holds a capped copy.
   const std::vector<float>& MeanUnder(const KindTemplate& kind, const MatchContext& context, std::vector<float>* storage) const;
@@ -123,8 +125,8 @@ class TokenModel {
   std::vector<KindQuality> quality_;
 };
 
-// A BGR image as the matcher wants it: Lab float, lightly smoothed the way frames are (polar samples taken from
-// either compare alike).
+// An 8-bit BGR image as the matcher wants it: Lab float (L 0..100, a and b about -128..127), smoothed by
+// kMatchBlurPx. Frames and enrollment photos both go through it, so that their polar samples compare alike.
 cv::Mat MatchLab(const cv::Mat& bgr);
 
 // The token patches of a crop folder `dir/<kind>/*.png|jpg`, scaled by `board_px_per_mm` (the board's scale in

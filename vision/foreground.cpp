@@ -23,49 +23,102 @@ cv::Mat KeepComponents(const cv::Mat& mask, const std::function<bool(int area_px
 }
 
 Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, double threshold) {
-  constexpr double ppm = kBoardPxPerMm;
+  // Judged at half the board image's resolution (1 px/mm; a token is 25 px wide there), then brought back.
+  constexpr double ppm = kBoardPxPerMm / 2;
   Foreground fg;
-  std::vector<cv::Mat> a, b;
-  cv::split(frame.lab, a);
-  cv::split(reference_lab, b);
-  const cv::Mat dl = a[0] - b[0];
-  cv::Mat da = a[1] - b[1], db = a[2] - b[2];
-  cv::Mat chroma_diff;
-  cv::sqrt(da.mul(da) + db.mul(db), chroma_diff);
-  // A shadow darkens and keeps the colour: only a darkening deeper than a token's shadow counts without a change
-  // of colour. Glare lightens and washes colour out.
-  cv::Mat dark = -dl;
-  cv::Mat score = chroma_diff * 1.3 + cv::max(dark - 18, 0) + cv::max(dl, 0) * 0.8;
-  cv::GaussianBlur(score, score, cv::Size(), 0.6 * ppm);
-  fg.dark = (dark > 4) & (chroma_diff < 8);
-  fg.glare = frame.glare.clone();
-  // Glare was taken off the frame (Rectify): the board under it compares with the reference like the rest.
-  // Blinded: so much light that the sensor saw white, whatever lies there.
-  fg.blind = (a[0] > 96) & (chroma_diff < 100);
-  {
-    cv::Mat chroma;
-    cv::sqrt(a[1].mul(a[1]) + a[2].mul(a[2]), chroma);
-    fg.blind &= chroma < 4;
+  cv::Mat f, r;
+  cv::resize(frame.lab, f, cv::Size(), 0.5, 0.5, cv::INTER_AREA);
+  cv::resize(reference_lab, r, f.size(), 0, 0, cv::INTER_AREA);
+  // Per pixel, in one pass: the colour score, the lightness of both for the texture test, and blinding.
+  cv::Mat score(f.size(), CV_32F), lf(f.size(), CV_32F), lr(f.size(), CV_32F), blind(f.size(), CV_8U);
+  for (int y = 0; y < f.rows; ++y) {
+    const cv::Vec3f* pf = f.ptr<cv::Vec3f>(y);
+    const cv::Vec3f* pr = r.ptr<cv::Vec3f>(y);
+    float* sc = score.ptr<float>(y);
+    float* a = lf.ptr<float>(y);
+    float* b = lr.ptr<float>(y);
+    uchar* bl = blind.ptr<uchar>(y);
+    for (int x = 0; x < f.cols; ++x) {
+      const float dl = pf[x][0] - pr[x][0], da = pf[x][1] - pr[x][1], db = pf[x][2] - pr[x][2];
+      const float chroma_diff = std::sqrt(da * da + db * db);
+      // A shadow darkens and keeps the colour: only a darkening deeper than a token's shadow counts without a
+      // change of colour. (Glare was taken off the frame by Rectify.)
+      sc[x] = chroma_diff * 1.3f + std::max(-dl - 18.0f, 0.0f) + std::max(dl, 0.0f) * 0.8f;
+      a[x] = pf[x][0];
+      b[x] = pr[x][0];
+      // Blinded: so much light that the sensor saw white, whatever lies there.
+      bl[x] = pf[x][0] > 96 && pf[x][1] * pf[x][1] + pf[x][2] * pf[x][2] < 16 ? 255 : 0;
+    }
   }
-  fg.mask = score > threshold;
+  cv::GaussianBlur(score, score, cv::Size(), 0.6 * ppm);
+  // Texture: where the empty board shows a pattern (mountains, trees, stripes), the frame must show the same
+  // pattern there (normalised cross-correlation of L* over 4 mm windows: light changes and added glare do not
+  // change it); a token hides it. Where the board is plain, colour alone decides.
+  cv::Mat textured, ncc;
+  {
+    const cv::Size win(5, 5);
+    cv::Mat mf, mr, ff, rr, fr;
+    cv::boxFilter(lf, mf, CV_32F, win);
+    cv::boxFilter(lr, mr, CV_32F, win);
+    cv::boxFilter(lf.mul(lf), ff, CV_32F, win);
+    cv::boxFilter(lr.mul(lr), rr, CV_32F, win);
+    cv::boxFilter(lf.mul(lr), fr, CV_32F, win);
+    const cv::Mat vf = ff - mf.mul(mf), vr = rr - mr.mul(mr), cov = fr - mf.mul(mr);
+    cv::Mat denom;
+    cv::sqrt(cv::max(vf.mul(vr), 1e-6), denom);
+    ncc = cov / denom;
+    textured = vr > 16;  // L* standard deviation above 4 units in the window
+  }
+  // Hysteresis: what differs clearly, together with what differs a little around it (a grey token on grey
+  // ground differs clearly only at its symbol and rim).
+  cv::Mat strong = (score > threshold) | (textured & (ncc < 0.2)), weak = (score > 0.5 * threshold) | (textured & (ncc < 0.5));
   // The outermost 3 mm: the board's cut edge and its shadow, never a token's centre.
   const int band = std::max(1, cvRound(3 * ppm));
-  for (cv::Mat* m : {&fg.mask, &fg.dark}) {
+  for (cv::Mat* m : {&strong, &weak}) {
     m->rowRange(0, band).setTo(0);
     m->rowRange(m->rows - band, m->rows).setTo(0);
     m->colRange(0, band).setTo(0);
     m->colRange(m->cols - band, m->cols).setTo(0);
   }
   // Clean-up: close pinholes inside tokens, drop specks smaller than a quarter of a token.
-  const int k = std::max(3, cvRound(1.5 * ppm) | 1);
-  cv::morphologyEx(fg.mask, fg.mask, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {k, k}));
-  cv::morphologyEx(fg.mask, fg.mask, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {k, k}));
-  const double min_area = 100 * ppm * ppm;  // mm² -> px
-  fg.mask = KeepComponents(fg.mask, [&](int area, int) { return area >= min_area; });
+  const cv::Mat disc = cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3});
+  const double min_area = 100 * ppm * ppm, min_strong = 30 * ppm * ppm;  // mm² -> px
+  cv::Mat mask;
+  cv::morphologyEx(strong, mask, cv::MORPH_CLOSE, disc);
+  cv::morphologyEx(mask, mask, cv::MORPH_OPEN, disc);
+  mask = KeepComponents(mask, [&](int area, int) { return area >= min_area; });
+  // Faint things the clear difference alone leaves out: a blob of slight difference, with a little clear
+  // difference in it, that holds nothing found so far.
+  cv::morphologyEx(weak, weak, cv::MORPH_CLOSE, disc);
+  cv::morphologyEx(weak, weak, cv::MORPH_OPEN, disc);
+  {
+    cv::Mat cc, stats, centroids;
+    const int n = cv::connectedComponentsWithStats(weak, cc, stats, centroids, 8, CV_32S);
+    std::vector<int> strong_px(n, 0), found_px(n, 0);
+    std::vector<uchar> lut(n, 0);
+    for (int y = 0; y < cc.rows; ++y) {
+      const int* l = cc.ptr<int>(y);
+      const uchar* s = strong.ptr<uchar>(y);
+      const uchar* m = mask.ptr<uchar>(y);
+      for (int x = 0; x < cc.cols; ++x) strong_px[l[x]] += s[x] != 0, found_px[l[x]] += m[x] != 0;
+    }
+    for (int i = 1; i < n; ++i) {
+      const int area = stats.at<int>(i, cv::CC_STAT_AREA);
+      lut[i] = area >= min_area && area <= 2000 * ppm * ppm && strong_px[i] >= min_strong && found_px[i] == 0 ? 255 : 0;
+    }
+    for (int y = 0; y < cc.rows; ++y) {
+      const int* l = cc.ptr<int>(y);
+      uchar* m = mask.ptr<uchar>(y);
+      for (int x = 0; x < cc.cols; ++x) m[x] |= lut[l[x]];
+    }
+  }
   // Fill holes: a token's symbol may match the board's colour.
-  cv::Mat inv = ~fg.mask;
+  cv::Mat inv = ~mask;
   cv::floodFill(inv, cv::Point(0, 0), cv::Scalar(0));
-  fg.mask |= inv;
+  mask |= inv;
+  cv::resize(mask, fg.mask, frame.lab.size(), 0, 0, cv::INTER_NEAREST);
+  cv::resize(blind, fg.blind, frame.lab.size(), 0, 0, cv::INTER_NEAREST);
+  fg.glare = frame.glare;
   return fg;
 }
 

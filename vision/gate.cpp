@@ -20,18 +20,17 @@ size_t kBoardPx(cv::Size ring) {      // ring pixels covered by the board and it
 }
 }  // namespace
 
-EdgeRing WarpEdgeRing(const cv::Mat& image, const FramePose& pose, cv::Size2d board_mm, const cv::Matx33d& K,
+EdgeRing WarpEdgeRing(const cv::Mat& image, FramePose& pose, cv::Size2d board_mm, const cv::Matx33d& K,
                       const std::vector<double>& dist) {
   EdgeRing ring;
   const double s = kRingPxPerMm;
   // ring pixel (u, v) <- board mm ((u + 0.5) / s - kRingMm, ...)
   const cv::Matx33d board_from_ring(1 / s, 0, 0.5 / s - kRingMm, 0, 1 / s, 0.5 / s - kRingMm, 0, 0, 1);
   const cv::Size size(cvRound((board_mm.width + 2 * kRingMm) * s), cvRound((board_mm.height + 2 * kRingMm) * s));
-  cv::Mat map1, map2;
-  MakeMaps(pose.pose.image_from_board, board_from_ring, size, K, dist, &map1, &map2);
-  cv::remap(image, ring.bgr, map1, map2, cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+  if (pose.ring1.empty()) MakeMaps(pose.pose.image_from_board, board_from_ring, size, K, dist, &pose.ring1, &pose.ring2);
+  cv::remap(image, ring.bgr, pose.ring1, pose.ring2, cv::INTER_LINEAR, cv::BORDER_CONSTANT);
   const cv::Mat ones(image.size(), CV_8U, cv::Scalar(255));
-  cv::remap(ones, ring.valid, map1, map2, cv::INTER_NEAREST, cv::BORDER_CONSTANT);
+  cv::remap(ones, ring.valid, pose.ring1, pose.ring2, cv::INTER_NEAREST, cv::BORDER_CONSTANT);
   // The frame's own border blends with the black outside it: keep clear of it.
   cv::erode(ring.valid, ring.valid, cv::getStructuringElement(cv::MORPH_RECT, {7, 7}), cv::Point(-1, -1), 1, cv::BORDER_CONSTANT, cv::Scalar(0));
   // Only the table around the board, less the board's cut edge.

@@ -57,7 +57,7 @@ cv::Point2d RefineCentre(const TokenModel& model, const calibration::TokenMatch&
     return calibration::RobustError(s, mean, t.weight, m.shift, TokenModel::kCap, mask.empty() ? nullptr : &mask, nullptr, m.offset);
   };
   double best = error_at(c);
-  for (double h_mm : {1.5, 1.0, 1.0, 0.5, 0.5}) {
+  for (double h_mm : {1.5, 1.0, 0.5}) {
     const double h = h_mm * kPpm;
     const double ex[2] = {error_at(c + cv::Point2d(-h, 0)), error_at(c + cv::Point2d(h, 0))};
     const double ey[2] = {error_at(c + cv::Point2d(0, -h)), error_at(c + cv::Point2d(0, h))};
@@ -76,36 +76,43 @@ cv::Point2d RefineCentre(const TokenModel& model, const calibration::TokenMatch&
 // Names a seed: the kinds that fit it best there each get their centre refined, and the best after that wins
 // (a kind that fits a little worse at a seed off the token's centre may be the one that fits best at the centre).
 Candidate Fit(const TokenModel& model, const Rectified& frame, cv::Point2d seed, const cv::Mat& explained) {
-  Candidate best;
   calibration::PolarSamples s;
   std::vector<uint8_t> mask;
   Sample(frame.lab, seed, explained, &s, &mask);
-  const auto ranked = model.Rank(s, 3, Context(frame, seed, mask));
-  bool first = true;
+  const auto ranked = model.Rank(s, 3, Context(frame, seed, mask), 6);
+  // Each close enough kind refined; the centre where one of them fits best wins.
+  cv::Point2d centre = seed;
+  double best = 1e300;
   for (const calibration::TokenMatch& m : ranked) {
-    if (!first && m.error > 2.5 * ranked.front().error) break;
-    Candidate cand;
-    cand.centre_px = RefineCentre(model, m, frame, seed, explained);
-    Sample(frame.lab, cand.centre_px, explained, &cand.samples, &cand.mask);
-    const calibration::MatchContext ctx = Context(frame, cand.centre_px, cand.mask);
-    cand.match = model.Rank(cand.samples, 2, ctx).front();
-    model.ErrorOf(cand.match.kind, cand.samples, cand.match.shift, ctx, &cand.visible);
-    if (first || cand.match.error < best.match.error) best = std::move(cand);
-    first = false;
+    if (m.error > 1.8 * ranked.front().error) break;
+    const cv::Point2d c = RefineCentre(model, m, frame, seed, explained);
+    Sample(frame.lab, c, explained, &s, &mask);
+    const double e = model.ErrorNear(*model.Find(m.kind), s, m.shift, Context(frame, c, mask));
+    if (e < best) best = e, centre = c;
   }
-  return best;
+  // Named once more there, against the others, for the confidence.
+  Candidate cand;
+  cand.centre_px = centre;
+  Sample(frame.lab, centre, explained, &cand.samples, &cand.mask);
+  const calibration::MatchContext ctx = Context(frame, centre, cand.mask);
+  cand.match = model.Rank(cand.samples, 2, ctx, 6).front();
+  model.ErrorOf(cand.match.kind, cand.samples, cand.match.shift, ctx, &cand.visible);
+  return cand;
 }
 
-// Local maxima of the distance transform of `mask`, at least `min_depth_mm` deep, `spacing_mm` apart.
+// Local maxima of the distance transform of `mask`, at least `min_depth_mm` deep, `spacing_mm` apart (found at
+// half resolution: a seed is only a start, its centre is refined).
 std::vector<cv::Point> Seeds(const cv::Mat& mask, double min_depth_mm, double spacing_mm) {
-  cv::Mat padded, dist;
-  cv::copyMakeBorder(mask, padded, 1, 1, 1, 1, cv::BORDER_CONSTANT, 0);
+  constexpr double ppm = kPpm / 2;
+  cv::Mat half, padded, dist;
+  cv::resize(mask, half, cv::Size(mask.cols / 2, mask.rows / 2), 0, 0, cv::INTER_NEAREST);
+  cv::copyMakeBorder(half, padded, 1, 1, 1, 1, cv::BORDER_CONSTANT, 0);
   cv::distanceTransform(padded, dist, cv::DIST_L2, 5);
-  dist = dist(cv::Rect(1, 1, mask.cols, mask.rows));
-  const int k = std::max(3, cvRound(spacing_mm * kPpm) | 1);
+  dist = dist(cv::Rect(1, 1, half.cols, half.rows));
+  const int k = std::max(3, cvRound(spacing_mm * ppm) | 1);
   cv::Mat dil;
   cv::dilate(dist, dil, cv::getStructuringElement(cv::MORPH_ELLIPSE, {k, k}));
-  const float min_depth = static_cast<float>(min_depth_mm * kPpm);
+  const float min_depth = static_cast<float>(min_depth_mm * ppm);
   std::vector<std::pair<float, cv::Point>> peaks;
   for (int y = 0; y < dist.rows; ++y) {
     const float* d = dist.ptr<float>(y);
@@ -117,8 +124,9 @@ std::vector<cv::Point> Seeds(const cv::Mat& mask, double min_depth_mm, double sp
   std::vector<cv::Point> out;
   for (const auto& [d, p] : peaks) {
     bool near = false;
-    for (const cv::Point& q : out) near = near || cv::norm(p - q) < spacing_mm * kPpm;
-    if (!near) out.push_back(p);
+    const cv::Point full(2 * p.x, 2 * p.y);
+    for (const cv::Point& q : out) near = near || cv::norm(full - q) < spacing_mm * kPpm;
+    if (!near) out.push_back(full);
   }
   return out;
 }
@@ -127,7 +135,7 @@ int Area(const cv::Mat& m) { return cv::countNonZero(m); }
 
 }  // namespace
 
-void PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm, double rotation_rad, cv::Mat& canvas) {
+cv::Rect PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm, double rotation_rad, cv::Mat& canvas) {
   const cv::Mat& f = kind.footprint;
   const int half = f.cols / 2;
   // Rotate about the footprint's centre by rotation_rad towards +y (OpenCV's angle turns towards -y), then place
@@ -135,13 +143,14 @@ void PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm
   const cv::Point2d c(centre_mm.x * kPpm - 0.5, centre_mm.y * kPpm - 0.5);
   const int reach = cvCeil(half * 1.5) + 2;
   const cv::Rect box = cv::Rect(cvFloor(c.x) - reach, cvFloor(c.y) - reach, 2 * reach + 1, 2 * reach + 1) & cv::Rect(0, 0, canvas.cols, canvas.rows);
-  if (box.empty()) return;
+  if (box.empty()) return box;
   cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(half), static_cast<float>(half)), -rotation_rad * 180 / CV_PI, 1.0);
   m.at<double>(0, 2) += c.x - half - box.x;
   m.at<double>(1, 2) += c.y - half - box.y;
   cv::Mat placed;
   cv::warpAffine(f, placed, m, box.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(0));
   canvas(box) |= placed;
+  return box;
 }
 
 std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab, const TokenModel& model,
@@ -165,15 +174,18 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     const double board_error = calibration::PairError(c.samples, board, t->weight, c.match.shift, TokenModel::kCap, c.mask.empty() ? nullptr : &c.mask);
     if (board_error < options.min_board_ratio * c.match.error) return false;
     const cv::Point2d centre_mm((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm);
-    // Its footprint must bring enough foreground that no taken token explains.
+    // Its footprint must hold some foreground ...
     const int half = t->footprint.cols;
     const cv::Rect box = cv::Rect(cvRound(c.centre_px.x) - half, cvRound(c.centre_px.y) - half, 2 * half + 1, 2 * half + 1) &
                          cv::Rect(0, 0, explained.cols, explained.rows);
     cv::Mat mine = cv::Mat::zeros(explained.size(), CV_8U);
     PaintFootprint(*t, centre_mm, c.match.rotation_rad, mine);
+    // ... and must not lie mostly under tokens already taken (the foreground alone would leave out a grey token
+    // on grey ground, which differs from the board only at its symbol; the test against the board above keeps
+    // phantoms out).
     const int own = Area(mine(box));
-    const int fresh = Area(mine(box) & fg.mask(box) & ~explained(box));
-    if (own == 0 || fresh < 0.3 * own) return false;
+    const int fresh = Area(mine(box) & ~explained(box));
+    if (own == 0 || fresh < 0.3 * own || Area(mine(box) & fg.mask(box)) < 0.1 * own) return false;
     Instance inst;
     inst.centre_mm = centre_mm;
     inst.rotation_rad = c.match.rotation_rad;
@@ -190,13 +202,17 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     return true;
   };
   std::vector<Candidate> cands;
-  for (const cv::Point& p : Seeds(fg.mask, 4.0, 3.0)) cands.push_back(Fit(model, frame, cv::Point2d(p), cv::Mat()));
+  for (const cv::Point& p : Seeds(fg.mask, 3.0, 3.0)) cands.push_back(Fit(model, frame, cv::Point2d(p), cv::Mat()));
   std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.match.error < b.match.error; });
   for (Candidate& c : cands) {
-    const int reach = cvCeil(calibration::PolarSpec{}.radius_mm * kPpm) + 2;
-    const cv::Rect near = cv::Rect(cvRound(c.centre_px.x) - reach, cvRound(c.centre_px.y) - reach, 2 * reach + 1, 2 * reach + 1) &
-                          cv::Rect(0, 0, explained.cols, explained.rows);
-    if (cv::countNonZero(explained(near)) > 0) c = Fit(model, frame, c.centre_px, blocked);
+    bool duplicate = false;
+    for (const Instance& i : out) duplicate = duplicate || cv::norm(cv::Point2d((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm) - i.centre_mm) < 3.0;
+    if (duplicate) continue;
+    // Named again only when a taken token now hides some of its samples.
+    std::vector<uint8_t> hidden;
+    calibration::PolarSamples unused;
+    calibration::SamplePolar(frame.lab, c.centre_px, calibration::PolarSpec{}, 0, &unused, explained, &hidden);
+    if (!hidden.empty()) c = Fit(model, frame, c.centre_px, blocked);
     consider(c);
   }
 

@@ -76,6 +76,22 @@ void Observer::SetCamera(const cv::Matx33d& K, const std::vector<double>& dist, 
   dist_ = dist;
   camera_size_ = image_size;
   frame_pose_ = {};
+  pose_check_.Clear();
+}
+
+std::vector<cv::Point2d> Observer::CheckAnchors() const {
+  // The markers' centres, or without markers points 30 mm in from the board's corners.
+  std::vector<cv::Point2d> board_pts;
+  if (setup_.layout.markers) {
+    const double h = setup_.layout.markers->size_mm / 2;
+    for (const auto& [id, c] : setup_.layout.markers->corners) board_pts.emplace_back(c.x + h, c.y + h);
+  } else {
+    const cv::Size2d b = setup_.layout.board_mm;
+    board_pts = {{30, 30}, {b.width - 30, 30}, {b.width - 30, b.height - 30}, {30, b.height - 30}};
+  }
+  std::vector<cv::Point2d> px;
+  for (const cv::Point2d& p : board_pts) px.push_back(ProjectToFrame(frame_pose_.pose.image_from_board, K_, dist_, p));
+  return px;
 }
 
 Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::Map> map, calibration::TokenModel model, cv::Mat reference,
@@ -88,6 +104,7 @@ Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::
   cv::remap(reference, reference_board_, ref.map1, ref.map2, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
   reference_lab_ = calibration::MatchLab(reference_board_);
   reference_small_ = LightReference(reference_board_);
+  reference_cells_ = GlareCells(reference_board_);
   region_labels_ = calibration::RasterizeLayout(setup_.layout, kBoardPxPerMm);
   const EdgeRing ring = WarpEdgeRing(reference, ref, setup_.layout.board_mm, cv::Matx33d::eye(), {});
   ring_reference_ = ring.bgr;
@@ -131,23 +148,30 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
     return Empty(name, Status::kBadImage, regions);
   }
 
-  // 1. Register: the board's pose in this frame, and the maps that take its pixels out of the frame.
+  // 1. Register: the board's pose in this frame, and the maps that take its pixels out of the frame. The cheap
+  // check first: when the board has not moved, the pose and its maps stand.
   auto t = Clock::now();
-  cv::Mat for_features = frame;
-  if (features_ && !dist_.empty()) cv::undistort(frame, for_features, K_, dist_, K_);
-  auto pose = RegisterFrame(for_features, setup_.layout, features_.get(), K_, features_ ? std::vector<double>{} : dist_);
-  if (!pose) {
-    times_.register_ = Ms(t, Clock::now());
-    reason_ = pose.error();
-    return Empty(name, Status::kNoBoard, regions);
+  if (!pose_check_.Unchanged(frame)) {
+    cv::Mat for_features = frame;
+    if (features_ && !dist_.empty()) cv::undistort(frame, for_features, K_, dist_, K_);
+    auto pose = RegisterFrame(for_features, setup_.layout, features_.get(), K_, features_ ? std::vector<double>{} : dist_);
+    if (!pose) {
+      pose_check_.Clear();
+      times_.register_ = Ms(t, Clock::now());
+      reason_ = pose.error();
+      return Empty(name, Status::kNoBoard, regions);
+    }
+    ++registrations_;
+    frame_pose_.pose = *pose;
+    MakeBoardMaps(frame_pose_, setup_.layout.board_mm, K_, dist_);
+    frame_pose_.ring1.release();
+    pose_check_.Reset(frame, CheckAnchors());
   }
-  frame_pose_.pose = *pose;
-  MakeBoardMaps(frame_pose_, setup_.layout.board_mm, K_, dist_);
   times_.register_ = Ms(t, Clock::now());
 
   // 2. Rectify: board coordinates, the light matched to the reference's.
   t = Clock::now();
-  const Rectified rect = Rectify(frame, frame_pose_, reference_small_, reference_board_);
+  const Rectified rect = Rectify(frame, frame_pose_, reference_small_, reference_cells_);
   times_.rectify = Ms(t, Clock::now());
   if (debug_) debug_("0-reference", reference_board_), debug_("1-rectified", rect.bgr), debug_("1-matched", rect.matched);
 

@@ -70,6 +70,29 @@ struct StageTimes {
 struct FramePose {
   calibration::BoardPose pose;       // image_from_board in undistorted frame pixels
   cv::Mat map1, map2;                // board pixel -> frame pixel (lens distortion included), for cv::remap
+  cv::Mat ring1, ring2;              // the same for the table around the board (gate.cpp)
+};
+
+// The cheap check that the board has not moved since its pose was found (pipeline step 1): small patches of the
+// frame around the corner markers (or, without markers, the board's corners), kept from the frame the pose came
+// from, are compared with the same places of each new frame by phase correlation. A shift of kMovedPx or more
+// anywhere, or a patch that no longer correlates (a hand over it, a new light), means the pose must be found
+// again. Costs well under a millisecond a frame.
+class PoseCheck {
+ public:
+  static constexpr double kMovedPx = 0.35;
+  void Reset(const cv::Mat& frame_bgr, const std::vector<cv::Point2d>& anchors_px);
+  void Clear() { patches_.clear(); }
+  // True when every patch is where it was; `moved_px` (optional) gets the largest shift found.
+  bool Unchanged(const cv::Mat& frame_bgr, double* moved_px = nullptr) const;
+
+ private:
+  struct Patch {
+    cv::Rect at;
+    cv::Mat grey;                    // CV_32F
+  };
+  std::vector<Patch> patches_;
+  cv::Mat window_;                   // Hanning window
 };
 
 class Observer {
@@ -91,8 +114,12 @@ class Observer {
   const StageTimes& last_times() const { return times_; }
   const std::string& last_reason() const { return reason_; }
   const calibration::BoardPose& last_pose() const { return frame_pose_.pose; }
+  int registrations() const { return registrations_; }
+  // Forget the pose: the next frame is registered in full.
+  void ForgetPose() { pose_check_.Clear(); }
 
  private:
+  std::vector<cv::Point2d> CheckAnchors() const;  // where PoseCheck looks, in frame pixels
   calibration::BoardSetup setup_;
   std::shared_ptr<const engine::Map> map_;
   calibration::TokenModel model_;
@@ -100,6 +127,7 @@ class Observer {
   cv::Mat reference_board_;          // the empty board in board coordinates (CV_8UC3)
   cv::Mat reference_lab_;            // ... in Lab, float, smoothed as frames are
   cv::Mat reference_small_;          // ... as float BGR at 1/16, for the light matching
+  cv::Mat reference_cells_;          // ... at 2 mm cells, for finding glare
   cv::Mat region_labels_;            // region id per board pixel (CV_32S)
   cv::Mat ring_reference_;           // the table around the board in the reference photo (gate.cpp)
   cv::Mat ring_valid_;
@@ -109,6 +137,8 @@ class Observer {
   std::vector<double> dist_;         // empty without a calibrated camera
   cv::Size camera_size_;
   FramePose frame_pose_;
+  PoseCheck pose_check_;
+  int registrations_ = 0;            // full registrations so far (the cheap check said the board moved)
   std::vector<Instance> instances_;
   StageTimes times_;
   std::string reason_;
@@ -131,6 +161,8 @@ engine::Result<calibration::BoardPose> RegisterFrame(const cv::Mat& frame, const
 // frame through image_from_board and the lens (when `dist` is not empty).
 void MakeMaps(const cv::Matx33d& image_from_board, const cv::Matx33d& board_from_pixel, cv::Size size, const cv::Matx33d& K,
               const std::vector<double>& dist, cv::Mat* map1, cv::Mat* map2);
+// Where a board point (mm) lies in the (distorted) frame.
+cv::Point2d ProjectToFrame(const cv::Matx33d& image_from_board, const cv::Matx33d& K, const std::vector<double>& dist, cv::Point2d board_mm);
 // The remap maps for a pose: board pixel centres (kBoardPxPerMm) -> frame pixels, through the lens when `dist`
 // is given.
 void MakeBoardMaps(FramePose& fp, cv::Size2d board_mm, const cv::Matx33d& K, const std::vector<double>& dist);
@@ -147,14 +179,17 @@ struct Rectified {
                                      // in `matched` units (calibration::MatchContext::ceiling)
   double light_change = 0;           // how far the global gains were from 1 (log scale)
 };
-Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_board);
+// `reference_small` (LightReference) and `reference_cells` (GlareCells): the empty board, made once.
+Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_cells);
 // Rectified::ceiling at a board pixel.
 cv::Vec3f CeilingAt(const Rectified& frame, cv::Point2d board_px);
-// Glare in a light-matched board image (float BGR 0..255) against the empty board (CV_8UC3): large smooth patches
-// that gained light of one colour in every channel (or as much as the camera could record: `raw`, the board
-// image before matching, says where it saturated). With `corrected`, the image with that light taken off.
+// Glare in a light-matched board image (float BGR 0..255) against the empty board (its GlareCells): large smooth
+// patches that gained light of one colour in every channel (or as much as the camera could record: `raw`, the
+// board image before matching, says where it saturated). With `corrected`, the image with that light taken off;
 // `taken` (optional): the light taken off, float BGR.
-cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken = nullptr);
+inline constexpr int kGlareCellPx = 4;   // glare is judged on cells of this many board pixels (2 mm)
+cv::Mat GlareCells(const cv::Mat& reference_board);
+cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken = nullptr);
 // The reference's side of the light matching: the empty board at 1/16 scale, float BGR.
 cv::Mat LightReference(const cv::Mat& reference_board);
 
@@ -164,7 +199,6 @@ struct Foreground {
   cv::Mat mask;                      // CV_8U, 255 = something lies here
   cv::Mat glare;                     // CV_8U, 255 = glare on the board (Rectified::glare; not foreground)
   cv::Mat blind;                     // CV_8U, 255 = saturated white: nothing can be seen there
-  cv::Mat dark;                      // CV_8U, 255 = darker than the board with its colour kept (shadows)
 };
 Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, double threshold);
 
@@ -175,7 +209,8 @@ struct EdgeRing {
   cv::Mat bgr;                       // CV_8UC3, the ring in board coordinates
   cv::Mat valid;                     // CV_8U, 255 where the ring was in view (and is outside the board's cut edge)
 };
-EdgeRing WarpEdgeRing(const cv::Mat& image, const FramePose& pose, cv::Size2d board_mm, const cv::Matx33d& K,
+// The ring's maps are made once per pose (kept in `pose`).
+EdgeRing WarpEdgeRing(const cv::Mat& image, FramePose& pose, cv::Size2d board_mm, const cv::Matx33d& K,
                       const std::vector<double>& dist);
 struct TableWatch {
   bool watched = false;              // enough of the table was in view to judge
@@ -189,8 +224,9 @@ bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table
 // `reference_lab`: the empty board (as Rectified::lab), for judging "a token" against "nothing" at each spot.
 std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab, const calibration::TokenModel& model,
                                     const cv::Mat& region_labels, const ObserverOptions& options, cv::Mat* unexplained = nullptr);
-// A kind's footprint placed at an instance: CV_8U mask in board pixels (kBoardPxPerMm) painted into `canvas`.
-void PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm, double rotation_rad, cv::Mat& canvas);
+// A kind's footprint placed at an instance: CV_8U mask in board pixels (kBoardPxPerMm) painted into `canvas`;
+// returns the box it may cover.
+cv::Rect PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm, double rotation_rad, cv::Mat& canvas);
 
 // Step 6: stacks (stacks.cpp): tokens whose shadow or side wall says they stand taller than one token. `camera`:
 // the camera's centre over the board (board mm) and its height (mm); z <= 0 when unknown.

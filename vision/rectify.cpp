@@ -84,17 +84,21 @@ cv::Mat LightReference(const cv::Mat& reference_board) {
   return Shrink(f);
 }
 
-cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken) {
+cv::Mat GlareCells(const cv::Mat& reference_board) {
+  cv::Mat r, cells;
+  reference_board.convertTo(r, CV_32FC3);
+  cv::resize(r, cells, cv::Size(std::max(4, r.cols / kGlareCellPx), std::max(4, r.rows / kGlareCellPx)), 0, 0, cv::INTER_AREA);
+  return cells;
+}
+
+cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken) {
   // Judged on 2 mm cells: the board's fine texture (stripes, tree crowns) averages out, a token does not.
-  constexpr int kCellPx = 4;
-  constexpr double kCellMm = kCellPx / kBoardPxPerMm;
-  const cv::Size cells(std::max(4, matched.cols / kCellPx), std::max(4, matched.rows / kCellPx));
-  cv::Mat m, ref, sat;
+  constexpr double kCellMm = kGlareCellPx / kBoardPxPerMm;
+  const cv::Size cells = reference_cells.size();
+  cv::Mat m, sat;
+  const cv::Mat& ref = reference_cells;
   cv::resize(matched, m, cells, 0, 0, cv::INTER_AREA);
   {
-    cv::Mat r;
-    reference_board.convertTo(r, CV_32FC3);
-    cv::resize(r, ref, cells, 0, 0, cv::INTER_AREA);
     // A cell where the camera saturated a channel anywhere may have gained less there.
     cv::Mat full;
     cv::compare(raw, cv::Scalar::all(250), full, cv::CMP_GE);
@@ -223,7 +227,7 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_board, const 
   return glare;
 }
 
-Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_board) {
+Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_cells) {
   Rectified r;
   cv::remap(frame, r.bgr, pose.map1, pose.map2, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
   {
@@ -238,7 +242,7 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
   cv::Mat matched = Apply(cur, gain);
   // Glare is light added on top (a lamp's reflection), not multiplied: the gains are fitted again without it, then
   // it is taken off before anything else.
-  cv::Mat glare = FindGlare(matched, reference_board, r.bgr, nullptr);
+  cv::Mat glare = FindGlare(matched, reference_cells, r.bgr, nullptr);
   if (cv::countNonZero(glare) > 0) {
     cv::Mat cells;
     cv::resize(glare, cells, small.size(), 0, 0, cv::INTER_AREA);
@@ -246,7 +250,7 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
     matched = Apply(cur, gain);
   }
   cv::Mat taken;
-  r.glare = FindGlare(matched, reference_board, r.bgr, &matched, &taken);
+  r.glare = FindGlare(matched, reference_cells, r.bgr, &matched, &taken);
   // The camera saturates at 255: once matched that is 255 / gain, less the glare taken off.
   cv::divide(cv::Scalar::all(255.0), gain, r.ceiling);
   if (!taken.empty()) {
@@ -256,9 +260,7 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
   }
   cv::min(matched, 255.0, matched);
   matched.convertTo(r.matched, CV_8UC3);
-  matched *= 1.0 / 255;
-  cv::GaussianBlur(matched, matched, cv::Size(), calibration::kMatchBlurPx);  // as calibration::MatchLab smooths enrollment photos
-  cv::cvtColor(matched, r.lab, cv::COLOR_BGR2Lab);
+  r.lab = calibration::MatchLab(r.matched);
   return r;
 }
 

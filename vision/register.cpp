@@ -67,24 +67,69 @@ engine::Result<calibration::BoardPose> RegisterFrame(const cv::Mat& frame, const
   return pose;
 }
 
+namespace {
+
+cv::Point2f Lens(double x, double y, const cv::Matx33d& K, const std::vector<double>& dist) {
+  if (dist.empty()) return {static_cast<float>(x), static_cast<float>(y)};
+  double k[5] = {0};
+  for (size_t i = 0; i < dist.size() && i < 5; ++i) k[i] = dist[i];
+  const double fx = K(0, 0), fy = K(1, 1), cx = K(0, 2), cy = K(1, 2);
+  // OpenCV's lens model (k1, k2, p1, p2, k3) on the normalised point.
+  const double xn = (x - cx) / fx, yn = (y - cy) / fy, r2 = xn * xn + yn * yn;
+  const double radial = 1 + r2 * (k[0] + r2 * (k[1] + r2 * k[4]));
+  return {static_cast<float>((xn * radial + 2 * k[2] * xn * yn + k[3] * (r2 + 2 * xn * xn)) * fx + cx),
+          static_cast<float>((yn * radial + k[2] * (r2 + 2 * yn * yn) + 2 * k[3] * xn * yn) * fy + cy)};
+}
+
+}  // namespace
+
+cv::Point2d ProjectToFrame(const cv::Matx33d& image_from_board, const cv::Matx33d& K, const std::vector<double>& dist, cv::Point2d board_mm) {
+  const cv::Vec3d p = image_from_board * cv::Vec3d(board_mm.x, board_mm.y, 1);
+  const cv::Point2f q = Lens(p[0] / p[2], p[1] / p[2], K, dist);
+  return {q.x, q.y};
+}
+
+void PoseCheck::Reset(const cv::Mat& frame_bgr, const std::vector<cv::Point2d>& anchors_px) {
+  constexpr int kSide = 64;
+  patches_.clear();
+  if (window_.empty()) cv::createHanningWindow(window_, cv::Size(kSide, kSide), CV_32F);
+  cv::Mat grey;
+  cv::cvtColor(frame_bgr, grey, cv::COLOR_BGR2GRAY);
+  for (const cv::Point2d& a : anchors_px) {
+    const cv::Rect at(cvRound(a.x) - kSide / 2, cvRound(a.y) - kSide / 2, kSide, kSide);
+    if ((at & cv::Rect(0, 0, grey.cols, grey.rows)) != at) continue;  // too near the frame's edge to check
+    Patch p;
+    p.at = at;
+    grey(at).convertTo(p.grey, CV_32F);
+    patches_.push_back(p);
+  }
+}
+
+bool PoseCheck::Unchanged(const cv::Mat& frame_bgr, double* moved_px) const {
+  if (patches_.size() < 3) return false;
+  double worst = 0;
+  bool same = true;
+  for (const Patch& p : patches_) {
+    if ((p.at & cv::Rect(0, 0, frame_bgr.cols, frame_bgr.rows)) != p.at) return false;
+    cv::Mat grey, now;
+    cv::cvtColor(frame_bgr(p.at), grey, cv::COLOR_BGR2GRAY);
+    grey.convertTo(now, CV_32F);
+    double response = 0;
+    const cv::Point2d shift = cv::phaseCorrelate(p.grey, now, window_, &response);
+    worst = std::max(worst, cv::norm(shift));
+    // A marker's crisp edges correlate strongly with themselves; a hand or an arm over one does not.
+    if (response < 0.3 || cv::norm(shift) >= kMovedPx) same = false;
+  }
+  if (moved_px) *moved_px = worst;
+  return same;
+}
+
 void MakeMaps(const cv::Matx33d& image_from_board, const cv::Matx33d& board_from_pixel, cv::Size size, const cv::Matx33d& K,
               const std::vector<double>& dist, cv::Mat* map1, cv::Mat* map2) {
   const cv::Matx33d H = image_from_board * board_from_pixel;
-  const bool lens = !dist.empty();
-  const double fx = K(0, 0), fy = K(1, 1), cx = K(0, 2), cy = K(1, 2);
-  double k[5] = {0};
-  for (size_t i = 0; i < dist.size() && i < 5; ++i) k[i] = dist[i];
   auto project = [&](double u, double v) {
     const double w = H(2, 0) * u + H(2, 1) * v + H(2, 2);
-    double x = (H(0, 0) * u + H(0, 1) * v + H(0, 2)) / w, y = (H(1, 0) * u + H(1, 1) * v + H(1, 2)) / w;
-    if (lens) {
-      // OpenCV's lens model (k1, k2, p1, p2, k3) on the normalised point.
-      const double xn = (x - cx) / fx, yn = (y - cy) / fy, r2 = xn * xn + yn * yn;
-      const double radial = 1 + r2 * (k[0] + r2 * (k[1] + r2 * k[4]));
-      x = (xn * radial + 2 * k[2] * xn * yn + k[3] * (r2 + 2 * xn * xn)) * fx + cx;
-      y = (yn * radial + k[2] * (r2 + 2 * yn * yn) + 2 * k[3] * xn * yn) * fy + cy;
-    }
-    return cv::Point2f(static_cast<float>(x), static_cast<float>(y));
+    return Lens((H(0, 0) * u + H(0, 1) * v + H(0, 2)) / w, (H(1, 0) * u + H(1, 1) * v + H(1, 2)) / w, K, dist);
   };
   // The mapping is smooth: exact on a grid every kStep pixels, bilinear in between (well under 0.01 px off).
   constexpr int kStep = 8;

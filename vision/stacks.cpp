@@ -34,11 +34,11 @@ bool IsRace(const std::string& kind) {
 }
 
 // The darkening profile beyond a footprint in direction `dir`: rays across the middle third of the token walk out
-// from its centre until they leave `own`, then kReachMm on; profile[k] is the median over the rays of `value` k
-// pixels beyond the edge. Rays that meet another token (`others`) within the reach are left out; `clear` is the
-// share of rays that did not.
+// from its centre until they leave its footprint (`labels` == `own`; labels: CV_16U, 0 = no token, k + 1 =
+// instance k), then kReachMm on; profile[k] is the median over the rays of `value` k pixels beyond the edge. Rays
+// that meet another token within the reach are left out; `clear` is the share of rays that did not.
 template <typename Value>
-std::vector<double> Profile(const cv::Mat& own, const cv::Mat& others, cv::Point2d centre_px, cv::Point2d dir, double width_px, Value value,
+std::vector<double> Profile(const cv::Mat& labels, uint16_t own, cv::Point2d centre_px, cv::Point2d dir, double width_px, Value value,
                             double* clear) {
   const cv::Point2d across(-dir.y, dir.x);
   const int reach = cvRound(kReachMm * kPpm);
@@ -51,13 +51,15 @@ std::vector<double> Profile(const cv::Mat& own, const cv::Mat& others, cv::Point
     int steps = 0;
     while (steps++ < 4 * reach) {
       const int x = cvRound(p.x), y = cvRound(p.y);
-      if (!inside(own, x, y) || !own.at<uchar>(y, x)) break;
+      if (!inside(labels, x, y) || labels.at<uint16_t>(y, x) != own) break;
       p += dir;
     }
     std::vector<double> ray;
     for (int n = 0; n < reach; ++n, p += dir) {
       const int x = cvRound(p.x), y = cvRound(p.y);
-      if (!inside(own, x, y) || others.at<uchar>(y, x)) break;
+      if (!inside(labels, x, y)) break;
+      const uint16_t l = labels.at<uint16_t>(y, x);
+      if (l != 0 && l != own) break;
       ray.push_back(value(x, y));
     }
     if (static_cast<int>(ray.size()) == reach) rays.push_back(std::move(ray));
@@ -79,9 +81,15 @@ std::vector<double> Profile(const cv::Mat& own, const cv::Mat& others, cv::Point
 void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab,
                  const calibration::TokenModel& model, const cv::Point3d& camera) {
   const cv::Size size = fg.mask.size();
-  cv::Mat all = cv::Mat::zeros(size, CV_8U);
-  for (const Instance& inst : instances)
-    if (const auto* t = model.Find(inst.kind)) PaintFootprint(*t, inst.centre_mm, inst.rotation_rad, all);
+  // Every token's footprint, labelled with its index + 1.
+  cv::Mat labels = cv::Mat::zeros(size, CV_16U), scratch = cv::Mat::zeros(size, CV_8U);
+  for (size_t i = 0; i < instances.size(); ++i) {
+    const auto* t = model.Find(instances[i].kind);
+    if (!t) continue;
+    const cv::Rect box = PaintFootprint(*t, instances[i].centre_mm, instances[i].rotation_rad, scratch);
+    labels(box).setTo(static_cast<int>(i + 1), scratch(box));
+    scratch(box).setTo(0);
+  }
   // How much darker than the empty board, as a share of the board's lightness (a shadow takes the same share of
   // the light from a dark forest as from a bright field), and how different at all (Lab distance, up to 40).
   auto darker = [&](int x, int y) {
@@ -93,32 +101,29 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
   };
   std::vector<size_t> races;
   std::vector<std::array<double, kDirections>> shade;  // per direction: the darkening's sum beyond the edge
-  std::vector<cv::Mat> owns;
   for (size_t i = 0; i < instances.size(); ++i) {
     Instance& inst = instances[i];
     const calibration::KindTemplate* t = model.Find(inst.kind);
     if (!t || !IsRace(inst.kind)) continue;
-    cv::Mat own = cv::Mat::zeros(size, CV_8U);
-    PaintFootprint(*t, inst.centre_mm, inst.rotation_rad, own);
+    const uint16_t own = static_cast<uint16_t>(i + 1);
     const cv::Point2d c(inst.centre_mm.x * kPpm - 0.5, inst.centre_mm.y * kPpm - 0.5);
     const double width = t->size_mm * kPpm;
     std::array<double, kDirections> s{};
     for (int d = 0; d < kDirections; ++d) {
       const double a = 2 * CV_PI * d / kDirections;
       double clear = 0;
-      const auto profile = Profile(own, all & ~own, c, {std::cos(a), std::sin(a)}, width, darker, &clear);
+      const auto profile = Profile(labels, own, c, {std::cos(a), std::sin(a)}, width, darker, &clear);
       for (double v : profile) s[d] += v;
       if (clear < 0.4) s[d] = -1;  // hidden: says nothing about the light
     }
     shade.push_back(s);
     races.push_back(i);
-    owns.push_back(own);
     // The wall: towards the point below the camera, against what one token's wall would be there.
     const cv::Point2d from_below = inst.centre_mm - cv::Point2d(camera.x, camera.y);
     const double rho = cv::norm(from_below);
     if (camera.z > 0 && rho > 1) {
       double clear = 0;
-      const auto wall = Profile(own, all & ~own, c, -from_below / rho, width, differs, &clear);
+      const auto wall = Profile(labels, own, c, -from_below / rho, width, differs, &clear);
       double w = 0;
       for (double v : wall) w += v / 40.0 / kPpm;  // mm of full difference
       inst.wall_mm = w;
@@ -148,7 +153,7 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
     const Instance& inst = instances[races[k]];
     double clear = 0;
     const cv::Point2d c(inst.centre_mm.x * kPpm - 0.5, inst.centre_mm.y * kPpm - 0.5);
-    profiles[k] = Profile(owns[k], all & ~owns[k], c, dir, model.Find(inst.kind)->size_mm * kPpm, darker, &clear);
+    profiles[k] = Profile(labels, static_cast<uint16_t>(races[k] + 1), c, dir, model.Find(inst.kind)->size_mm * kPpm, darker, &clear);
     seen[k] = clear >= 0.5;
   }
   const int reach_px = cvRound(kReachMm * kPpm);
