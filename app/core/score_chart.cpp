@@ -11,7 +11,7 @@ namespace swref::core {
 namespace {
 
 constexpr double kWidth = 960, kHeight = 540;
-constexpr double kLeft = 70, kRight = kWidth - 200, kTop = 96, kBottom = kHeight - 60;
+constexpr double kLeft = 70, kRight = kWidth - 200, kTop = 112, kBottom = kHeight - 60;
 constexpr double kRaster = 3;     // the PNG is drawn at 3x the SVG's units, then halved: 1440 x 810
 
 struct Rgb {
@@ -159,7 +159,7 @@ void DrawAxes(Canvas& c, const ScoreChart& chart, int turns, int y_max, int step
     c.Text(kLeft - 10, y + 4, std::to_string(v), 12, kMuted, Anchor::kEnd, false);
   }
   c.Text((kLeft + kRight) / 2, kBottom + 44, "round", 12, kMuted, Anchor::kMiddle, false);
-  c.Text(kLeft - 10, kTop - 14, "coins", 12, kMuted, Anchor::kEnd, false);
+  c.Text(kLeft - 10, kTop - 16, "coins", 12, kMuted, Anchor::kEnd, false);
 }
 
 void DrawChart(Canvas& c, const ScoreChart& chart) {
