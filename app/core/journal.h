@@ -11,7 +11,9 @@
 // Failures: when a write fails (disk full, read-only folder) the append returns an error naming the file, the
 // journal's state stays exactly what is on disk (the failed entries are dropped, the game is as before), and
 // every further append is refused with that error until Retry() has written the document again. Nothing already
-// recorded is lost. Limits (JournalLimits) are checked before writing, with an error naming the limit.
+// recorded is lost. One exception: when only the final flush of the folder fails, the new document is already in
+// place, so the entries are kept (size() shows them) and the error says so. Limits (JournalLimits) are checked
+// before writing, with an error naming the limit.
 //
 // Not thread-safe: one session owns a journal.
 #pragma once
@@ -69,8 +71,8 @@ class Journal {
   // journal, or one that fails verification, is an error naming the file and the first bad entry.
   static engine::Result<Journal> Open(const std::filesystem::path& path, JournalOptions options = {});
 
-  // The entry kinds without a game effect: observation, question, answer, event, correction, and flag given as
-  // data. `data` is checked as verify checks it (CheckEntryData; an answer's question, a correction's entry must
+  // The entry kinds without a game effect: observation, question, answer, event, correction. `data` is checked
+  // as verify checks it (CheckEntryData; an answer's question, a correction's entry must
   // exist). The kinds that change the game or close the record have their own calls and are refused here.
   engine::Result<int> Append(EntryKind kind, nlohmann::json data);
 
@@ -82,8 +84,9 @@ class Journal {
   engine::Result<int> AppendObservation(const ObservationDigest& digest);
   // An illegal conquest seen on the table; refused when the rules accept it. Returns the flag's seq.
   engine::Result<int> AppendFlag(const engine::Action& attempt);
-  // How the flag `flag_seq` ended. Taken back: nothing changes. House ruling: the flagged conquest is committed
-  // with `"ruling": "house"` in the same write; refused when it cannot stand as one (docs/record.md).
+  // How the flag `flag_seq` ended. Taken back: nothing changes (the Commit has seq -1). House ruling: the flagged
+  // conquest is committed with `"ruling": "house"` in the same write; refused when it cannot stand as one
+  // (docs/record.md).
   engine::Result<Commit> AppendResolution(int flag_seq, bool house_ruling, const std::string& note);
   engine::Result<int> AppendQuestion(const std::string& text, const nlohmann::json& options);
   engine::Result<int> AppendAnswer(int question_seq, const nlohmann::json& answer, bool corrected);

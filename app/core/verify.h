@@ -62,7 +62,8 @@ engine::Result<nlohmann::json> ReadRecordDocument(const std::filesystem::path& p
 engine::Result<Verification> VerifyRecordDocument(const nlohmann::json& document, const std::filesystem::path& base_dir,
                                                   const JournalLimits& limits = {});
 
-// The file: ReadRecordDocument then VerifyRecordDocument; errors and `problem` are prefixed with the path.
+// The file: ReadRecordDocument then VerifyRecordDocument; errors are prefixed with the path, `problem` is not
+// (it starts with "record.").
 engine::Result<Verification> VerifyRecordFile(const std::filesystem::path& path, const JournalLimits& limits = {});
 
 }  // namespace swref::core
