@@ -10,8 +10,10 @@
 
 #include "app/cli/calibrate.h"
 #include "app/cli/progress.h"
+#include "app/cli/record_commands.h"
 #include "app/core/demo.h"
 #include "app/core/engine_bench.h"
+#include "app/core/journal_import.h"
 #include "app/core/play.h"
 #include "app/core/print_targets.h"
 #include "app/core/observe.h"
@@ -32,8 +34,10 @@ struct CommandInfo {
 
 // The commands of this version, in the order `swref help` lists them.
 constexpr CommandInfo kCommands[] = {
-    {"demo", "swref demo [--seed N] [--record-out FILE]", "play a complete seeded 2-player game through the rules; print each turn's coins and the illegal conquests flagged"},
+    {"demo", "swref demo [--seed N] [--record-out FILE [--journal]]", "play a complete seeded 2-player game through the rules; print each turn's coins and the illegal conquests flagged"},
     {"play", "swref play RECORD [--pretty]", "replay a game record, standard or SoloPlay (docs/record.md, docs/solo.md): verdict of every action, coins of every turn, final board (solo: opposition, end items, rating), as JSON"},
+    {"verify", "swref verify RECORD", "prove a record unedited: its hash chain, its actions against the journal, the replay against every recorded verdict and tally; print the final scores. Exit 0 verified, 1 tampered (naming the first bad entry), 2 unreadable, 3 no journal"},
+    {"report", "swref report RECORD... --out DIR", "per game an HTML page, the coins-by-turn chart (PNG, SVG), CSV of turns, flags and ranking; several records: a tournament table (docs/report.md)"},
     {"dataset", "swref dataset generate --out DIR [--map 2p] [--scenes N] [--seed S]", "synthetic photos of game states with exact truth, and the setup material (docs/datasets.md)"},
     {"dataset demo", "swref dataset demo --out DIR [--seed N] [--size WxH]", "the demo game as camera frames: hands, a bump, two illegal conquests, events and expected verdicts"},
     {"dataset eval", "swref dataset eval DIR (--setup SETUP | --observations FILE)", "run the observer over a dataset (or score given observations): region error, exact boards, confusion by kind, silent wrong stack counts, ms"},
@@ -65,7 +69,8 @@ void PrintOverview() {
             << "Commands:\n";
   for (const CommandInfo& c : kCommands) std::printf("  %s\n      %s\n", c.usage, c.summary);
   std::cout << "\nStart with `swref demo`. A game record is JSON: see docs/record.md for the format and an example;\n"
-            << "`swref play game.json` then gives every verdict and every player's coins.\n"
+            << "`swref play game.json` then gives every verdict and every player's coins; `swref verify game.json` proves\n"
+            << "a journaled record unedited, and `swref report game.json --out DIR` makes its HTML page, chart and CSV.\n"
             << "`swref dataset generate` and `swref dataset demo` make synthetic camera photos with exact truth;\n"
             << "`swref print tokens` prints the stand-in token set.\n"
             << "A camera table: print markers and a calibration board, `calibrate camera`, `setup board`, `enroll`, then\n"
@@ -80,7 +85,7 @@ int RunPlay(const std::string& path, bool pretty) {
   return 0;
 }
 
-int RunDemo(uint64_t seed, const std::string& record_out) {
+int RunDemo(uint64_t seed, const std::string& record_out, bool journal) {
   auto demo = core::RunDemo(seed);
   if (!demo) return Fail(demo.error(), 1);
   std::printf("swref demo: a complete game on the 2-player map (seed %llu), every action checked by the rules engine.\n",
@@ -100,7 +105,14 @@ int RunDemo(uint64_t seed, const std::string& record_out) {
     for (const auto& name : demo->winners) w += (w.empty() ? "" : " and ") + name;
     return w;
   }().c_str());
-  if (!record_out.empty()) {
+  if (!record_out.empty() && journal) {
+    std::error_code ec;
+    std::filesystem::remove(record_out, ec);  // --record-out replaces the file, as without --journal
+    auto written = core::JournalRecord(demo->record, record_out, {{"software", std::string("swref ") + kVersion}, {"source", "swref demo"}});
+    if (!written) return Fail(written.error(), 1);
+    std::printf("Journaled record written to %s (%d hash-chained entries): check it with `swref verify %s`.\n", record_out.c_str(), written->size(),
+                record_out.c_str());
+  } else if (!record_out.empty()) {
     std::ofstream out(record_out);
     if (!out) return Fail(record_out + ": cannot write the record");
     out << engine::ToJson(demo->record).dump(1) << "\n";
@@ -299,6 +311,18 @@ int Main(int argc, char** argv) {
   std::string record_out;
   demo->add_option("--seed", demo_seed, "the game's seed (default 7)");
   demo->add_option("--record-out", record_out, "write the game record to this file");
+  bool demo_journal = false;
+  demo->add_flag("--journal", demo_journal, "with --record-out: the record as the referee journals it (hash-chained; flags taken back)");
+
+  auto* verify = app.add_subcommand("verify", SummaryOf("verify"));
+  std::string verify_record;
+  verify->add_option("RECORD", verify_record, "a game record (JSON, docs/record.md)")->required();
+
+  auto* report = app.add_subcommand("report", SummaryOf("report"));
+  std::vector<std::string> report_records;
+  std::string report_out;
+  report->add_option("RECORD", report_records, "one or more game records")->required();
+  report->add_option("--out", report_out, "the folder to write (created when missing)")->required();
 
   auto* bench = app.add_subcommand("bench", SummaryOf("bench"));
   std::string bench_which = "all";
@@ -423,7 +447,9 @@ int Main(int argc, char** argv) {
   try {
     if (*version) std::cout << "swref " << kVersion << "\n";
     else if (*play) exit_code = RunPlay(record, pretty);
-    else if (*demo) exit_code = RunDemo(demo_seed, record_out);
+    else if (*demo) exit_code = RunDemo(demo_seed, record_out, demo_journal);
+    else if (*verify) exit_code = RunVerify(verify_record);
+    else if (*report) exit_code = RunReport(report_records, report_out);
     else if (*generate) {
       dataset_options.table.markers = !no_markers;
       exit_code = RunDatasetGenerate(dataset_options, dataset_size);

@@ -57,6 +57,43 @@ grep -q "not_adjacent" "$tmp/demo.txt"; check "demo flags a non-adjacent conques
 grep -q "not_enough_tokens" "$tmp/demo.txt"; check "demo flags a conquest with too few tokens" $?
 "$swref" play "$tmp/demo.json" > "$tmp/demo-play.json"; check "the demo's record replays" $?
 
+# The journal, swref verify and swref report (docs/record.md "The journal", docs/report.md).
+"$swref" demo --record-out "$tmp/jdemo.json" --journal > /dev/null; check "demo --journal writes a journaled record" $?
+"$swref" verify "$tmp/jdemo.json" > "$tmp/verify.txt"; check "verify a journaled record exits 0" $?
+grep -q "jdemo.json: verified" "$tmp/verify.txt" && grep -q "Final scores: Ann 91, Bob 75." "$tmp/verify.txt"; check "... and prints the final scores" $?
+"$swref" play "$tmp/jdemo.json" | grep -q '"coins":{"Ann":91,"Bob":75}'; check "swref play replays the journaled record to the same scores" $?
+python3 - "$tmp/jdemo.json" <<'PY'; check "the hash chain recomputes in Python (canonical form documented)" $?
+import hashlib, json, sys
+d = json.load(open(sys.argv[1]))
+h = lambda x: hashlib.sha256(json.dumps(x, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+prev = h({k: v for k, v in d.items() if k not in ("actions", "journal", "head")})
+for e in d["journal"]:
+    assert e["prev"] == prev and e["hash"] == h({k: v for k, v in e.items() if k != "hash"}), e["seq"]
+    prev = e["hash"]
+assert d["head"] == {"entries": len(d["journal"]), "hash": prev}
+PY
+tamper() {  # python snippet over d, then verify: expects exit 1 and the message
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $1; json.dump(d, open(sys.argv[2], 'w'))" "$tmp/jdemo.json" "$tmp/t.json"
+  "$swref" verify "$tmp/t.json" > /dev/null 2> "$tmp/err.txt"; [ $? = 1 ] && grep -qF "$2" "$tmp/err.txt"
+}
+tamper 'd["journal"][5]["data"]["region"] = 7' "t.json: record.journal[5]: hash does not match its content (edited)"; check "verify names an edited entry (exit 1)" $?
+tamper 'del d["journal"][9]' "record.journal[9]: prev does not match entry 8 (deleted, inserted or reordered)"; check "verify names a deleted entry" $?
+tamper 'd["actions"][3], d["actions"][4] = d["actions"][4], d["actions"][3]' "record.actions[3] differs from journal["; check "verify names reordered actions" $?
+"$swref" verify "$src/examples/first-game.json" > "$tmp/verify.txt"; [ $? = 3 ]; check "verify of a record without a journal exits 3" $?
+grep -q "no hash chain" "$tmp/verify.txt" && grep -q "Final scores: Ann 25, Bob 12." "$tmp/verify.txt"; check "... says so and still prints the scores" $?
+"$swref" verify "$src/examples/solo-2p.json" | grep -q "Solo score 84 (the opposition scored 20), rating: Master Victory."; check "verify prints a solo game's score and rating" $?
+"$swref" verify "$tmp/broken.json" 2> "$tmp/err.txt"; [ $? = 2 ] && grep -q "not valid JSON" "$tmp/err.txt"; check "verify of a broken file exits 2" $?
+"$swref" help verify | grep -q "RECORD"; check "help verify" $?
+"$swref" report "$tmp/jdemo.json" "$src/examples/first-game.json" --out "$tmp/report" > "$tmp/report.txt"; check "report of two records exits 0" $?
+for f in jdemo.html jdemo-scores.png jdemo-scores.svg jdemo-turns.csv jdemo-flags.csv jdemo-ranking.csv first-game.html tournament.html tournament.csv; do
+  [ -s "$tmp/report/$f" ] || { echo "missing $f"; false; }
+done; check "... writes every page, chart and table" $?
+head -c 8 "$tmp/report/jdemo-scores.png" | grep -q "PNG"; check "... the chart as a PNG" $?
+[ "$(grep -c taken "$tmp/report/jdemo-flags.csv")" = 2 ]; check "... the demo's two flags, taken back" $?
+grep -q "^1,Ann,2,1,116," "$tmp/report/tournament.csv"; check "... the tournament table" $?
+"$swref" report "$tmp/t.json" --out "$tmp/report2" 2> "$tmp/err.txt"; [ $? = 1 ] && [ ! -e "$tmp/report2" ]; check "report refuses a tampered record, writing nothing" $?
+"$swref" report "$tmp/missing.json" --out "$tmp/report2" 2> /dev/null; [ $? = 2 ]; check "report of a missing record exits 2" $?
+
 "$swref" bench engine --games 20 --json > "$tmp/bench.json" 2> /dev/null; check "bench engine runs" $?
 grep -q '"signature"' "$tmp/bench.json"; check "bench prints a signature" $?
 

@@ -1,0 +1,173 @@
+#include "app/core/journal.h"
+
+#include <algorithm>
+
+#include "app/core/journal_data.h"
+#include "app/core/verify.h"
+
+namespace swref::core {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+using engine::Result;
+
+// The header members in the documented order, then any others (sorted), one per line.
+std::string RenderHeader(const json& header) {
+  static const char* kOrder[] = {"format", "map", "players", "variant", "seed", "races", "powers", "solo"};
+  std::string text = "{";
+  auto add = [&](const std::string& key, const json& value) { text += (text.size() > 1 ? ",\n " : "\n ") + json(key).dump() + ": " + value.dump(); };
+  for (const char* key : kOrder)
+    if (header.contains(key)) add(key, header[key]);
+  for (auto it = header.begin(); it != header.end(); ++it)
+    if (std::find(std::begin(kOrder), std::end(kOrder), it.key()) == std::end(kOrder)) add(it.key(), it.value());
+  return text;
+}
+
+json HeaderJson(const engine::Record& record) {
+  json header = engine::ToJson(record);
+  header.erase("actions");
+  return header;
+}
+
+}  // namespace
+
+std::string ObservationSha256(const json& observation) { return CanonicalHash(observation); }
+
+Journal::Journal(std::filesystem::path path, engine::Record header, GameTimeline timeline, JournalOptions options)
+    : path_(std::move(path)), header_record_(std::move(header)), options_(std::move(options)), timeline_(std::move(timeline)) {
+  const json header_json = HeaderJson(header_record_);
+  header_text_ = RenderHeader(header_json);
+  header_hash_ = CanonicalHash(header_json);
+}
+
+Result<Journal> Journal::Create(const std::filesystem::path& path, const engine::Record& header, const json& start, JournalOptions options) {
+  using R = Result<Journal>;
+  if (auto problem = options.limits.Check(); !problem.empty()) return R::Error("journal limits: " + problem);
+  if (!header.actions.empty()) return R::Error(path.string() + ": a new record starts with no actions; the header has " + std::to_string(header.actions.size()));
+  if (!start.is_object()) return R::Error(path.string() + ": the start entry's data must be an object");
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) return R::Error(path.string() + ": already exists (resume it, or choose another file)");
+  engine::Record clean = header;
+  for (const char* part : {"journal", "head"}) clean.extra.erase(part);
+  auto timeline = GameTimeline::Start(clean, path.parent_path());
+  if (!timeline) return R::Error(path.string() + ": " + timeline.error());
+  Journal journal(path, std::move(clean), std::move(*timeline), std::move(options));
+  auto written = journal.Write({{EntryKind::kStart, start}});
+  if (!written) return R::Error(written.error());
+  return journal;
+}
+
+Result<Journal> Journal::Open(const std::filesystem::path& path, JournalOptions options) {
+  using R = Result<Journal>;
+  if (auto problem = options.limits.Check(); !problem.empty()) return R::Error("journal limits: " + problem);
+  auto doc = ReadRecordDocument(path, options.limits);
+  if (!doc) return R::Error(doc.error());
+  auto verified = VerifyRecordDocument(*doc, path.parent_path(), options.limits);
+  if (!verified) return R::Error(path.string() + ": " + verified.error());
+  if (verified->integrity == Integrity::kNoChain) return R::Error(path.string() + ": a record without a journal cannot be resumed");
+  if (verified->integrity == Integrity::kTampered) return R::Error(path.string() + ": fails verification: " + verified->problem);
+  auto record = engine::ParseRecord(*doc);
+  record->actions.clear();
+  Journal journal(path, std::move(*record), std::move(*verified->timeline), std::move(options));
+  journal.header_hash_ = CanonicalHash(RecordHeader(*doc));  // the file's own header, as its chain starts from it
+  journal.header_text_ = RenderHeader(RecordHeader(*doc));
+  for (const json& a : (*doc)["actions"]) journal.action_lines_.push_back(a.dump());
+  const json& entries = (*doc)["journal"];
+  for (int k = 0; k < static_cast<int>(entries.size()); ++k) {
+    const json& e = entries[k];
+    const EntryKind kind = *EntryKindFromString(e["kind"].get<std::string>());
+    journal.entries_.push_back(journal.MakeLine(k, kind, e["time"].get<std::string>(), e["data"], e["prev"].get<std::string>()));
+    const json& data = e["data"];
+    if (kind == EntryKind::kAction) journal.action_seqs_.push_back(k);
+    if (kind == EntryKind::kUndo) journal.action_seqs_.pop_back();
+    if (kind == EntryKind::kFlag)
+      journal.flags_[k] = *engine::ParseAction(data["action"], journal.players(), "", journal.header_record_.variant == "solo");
+    if (kind == EntryKind::kResolution) journal.resolved_.insert(data["flag"].get<int>());
+    if (kind == EntryKind::kQuestion) journal.questions_.insert(k);
+    if (kind == EntryKind::kAnswer) journal.questions_.erase(data["question"].get<int>());
+  }
+  journal.document_bytes_ = std::filesystem::file_size(path);
+  return journal;
+}
+
+std::vector<int> Journal::OpenFlags() const {
+  std::vector<int> open;
+  for (const auto& [seq, action] : flags_)
+    if (!resolved_.count(seq)) open.push_back(seq);
+  return open;
+}
+
+Journal::Line Journal::MakeLine(int seq, EntryKind kind, const std::string& time, json data, const std::string& prev) {
+  json entry = {{"seq", seq}, {"kind", ToString(kind)}, {"time", time}, {"data", std::move(data)}, {"prev", prev}};
+  Line line{kind, "", CanonicalHash(entry)};
+  const ordered_json shown = {{"seq", seq}, {"kind", entry["kind"]}, {"time", entry["time"]}, {"data", entry["data"]}, {"prev", prev}, {"hash", line.hash}};
+  line.text = shown.dump();
+  return line;
+}
+
+std::string Journal::Render(const std::vector<Line>& extra, size_t keep_actions, const std::vector<std::string>& extra_actions) const {
+  std::string text = header_text_;
+  text += ",\n \"actions\": [";
+  size_t i = 0;
+  for (size_t a = 0; a < keep_actions; ++a) text += (i++ ? ",\n  " : "\n  ") + action_lines_[a];
+  for (const std::string& a : extra_actions) text += (i++ ? ",\n  " : "\n  ") + a;
+  text += "\n ],\n \"journal\": [";
+  i = 0;
+  for (const auto* list : {&entries_, &extra})
+    for (const Line& e : *list) text += (i++ ? ",\n  " : "\n  ") + e.text;
+  const std::string& last = extra.empty() ? entries_.back().hash : extra.back().hash;
+  text += "\n ],\n \"head\": " + json{{"entries", i}, {"hash", last}}.dump() + "\n}\n";
+  return text;
+}
+
+std::string Journal::CanAppend() const {
+  if (!failure_.empty()) return "not writing after a failed write (" + failure_ + "); call Retry() once the cause is fixed";
+  if (closed()) return "the record is closed (its end entry is written)";
+  return "";
+}
+
+Result<int> Journal::Write(std::vector<Pending> pending) {
+  using R = Result<int>;
+  if (auto why = CanAppend(); !why.empty()) return Refuse(why);
+  if (entries_.size() + pending.size() > options_.limits.max_entries)
+    return Refuse("the journal would exceed its limit of " + std::to_string(options_.limits.max_entries) + " entries");
+  std::vector<Line> lines;
+  std::vector<std::string> new_actions;
+  size_t keep = action_lines_.size();
+  for (Pending& p : pending) {
+    const int seq = static_cast<int>(entries_.size() + lines.size());
+    if (p.kind == EntryKind::kAction) new_actions.push_back(p.data["action"].dump());
+    if (p.kind == EntryKind::kUndo) new_actions.empty() ? void(--keep) : new_actions.pop_back();
+    lines.push_back(MakeLine(seq, p.kind, options_.clock(), std::move(p.data), lines.empty() ? (entries_.empty() ? header_hash_ : entries_.back().hash) : lines.back().hash));
+    if (lines.back().text.size() > options_.limits.max_entry_bytes)
+      return Refuse("journal entry " + std::to_string(seq) + " (" + std::string(ToString(p.kind)) + ") would be " + std::to_string(lines.back().text.size()) +
+                    " bytes, more than the limit of " + std::to_string(options_.limits.max_entry_bytes));
+  }
+  const std::string text = Render(lines, keep, new_actions);
+  if (text.size() > options_.limits.max_record_bytes)
+    return Refuse("the record would be " + std::to_string(text.size()) + " bytes, more than the limit of " + std::to_string(options_.limits.max_record_bytes));
+  const WriteOutcome outcome = options_.write(path_, text);
+  if (!outcome.replaced) {
+    failure_ = outcome.error;
+    return R::Error(outcome.error + "; nothing was recorded and appends stop until Retry()");
+  }
+  const int first = static_cast<int>(entries_.size());
+  for (Line& l : lines) entries_.push_back(std::move(l));
+  action_lines_.resize(keep);
+  for (std::string& a : new_actions) action_lines_.push_back(std::move(a));
+  document_bytes_ = text.size();
+  if (!outcome.error.empty()) {
+    failure_ = outcome.error;
+    return R::Error(outcome.error + "; the entries are in the file, appends stop until Retry()");
+  }
+  return first;
+}
+
+std::string Journal::Retry() {
+  const WriteOutcome outcome = options_.write(path_, Render({}, action_lines_.size(), {}));
+  failure_ = outcome.ok() ? "" : outcome.error;
+  return failure_;
+}
+
+}  // namespace swref::core
