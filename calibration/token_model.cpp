@@ -172,9 +172,10 @@ cv::Mat Footprint(const std::vector<Photo>& photos, int half) {
     cv::sqrt(diff, diff);
     token = diff > 10;
   }
-  cv::morphologyEx(token, token, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
+  cv::morphologyEx(token, token, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {7, 7}));
   cv::morphologyEx(token, token, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
-  // The blob holding the centre (or the nearest one), holes filled.
+  // The blob holding the centre (or the nearest one), taken as its convex hull: a token is a convex piece of
+  // cardboard (or near enough), and a symbol that the photos disagree on must not cut a hole or a notch in it.
   cv::Mat labels;
   cv::connectedComponents(token, labels, 8, CV_32S);
   int keep = labels.at<int>(half, half);
@@ -184,12 +185,21 @@ cv::Mat Footprint(const std::vector<Photo>& photos, int half) {
       for (int x = 0; x < side; ++x)
         if (labels.at<int>(y, x) && std::hypot(x - half, y - half) < best) best = std::hypot(x - half, y - half), keep = labels.at<int>(y, x);
   }
-  cv::Mat blob = labels == keep;
-  cv::Mat outside = blob.clone();
-  cv::copyMakeBorder(outside, outside, 1, 1, 1, 1, cv::BORDER_CONSTANT, 0);
-  cv::floodFill(outside, cv::Point(0, 0), 255);
-  outside = outside(cv::Rect(1, 1, side, side));
-  return blob | ~outside;
+  cv::Mat footprint = cv::Mat::zeros(side, side, CV_8U);
+  if (keep > 0) {
+    std::vector<cv::Point> pts, hull;
+    cv::findNonZero(labels == keep, pts);
+    cv::convexHull(pts, hull);
+    cv::fillConvexPoly(footprint, hull, cv::Scalar(255));
+  }
+  // Too small to be the token (a few photos that happen to disagree over it, or agree over the board around
+  // it): the crop convention's disc stands in, the token spanning 2/3 of the photo.
+  const double expected = CV_PI * std::pow(half * 2 / 3.0, 2);
+  if (cv::countNonZero(footprint) < 0.35 * expected) {
+    footprint.setTo(0);
+    cv::circle(footprint, cv::Point(half, half), cvRound(half * 2 / 3.0), cv::Scalar(255), cv::FILLED);
+  }
+  return footprint;
 }
 
 // kRings x kAngles: 1 where a polar sample of the template lies inside its footprint (shrunk by a pixel).

@@ -252,9 +252,10 @@ engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupM
         const double r = DesignOf(p.kind).size_mm / 2;
         const auto px = ProjectBoardPoints(shot, board_mm, {p.centre_mm, p.centre_mm + cv::Point2d(r, 0), p.centre_mm + cv::Point2d(0, r)});
         const double radius_px = std::max(cv::norm(px[1] - px[0]), cv::norm(px[2] - px[0])) * 1.5;
-        const cv::Rect box = cv::Rect(cvRound(px[0].x - radius_px), cvRound(px[0].y - radius_px), cvRound(2 * radius_px),
-                                      cvRound(2 * radius_px)) & cv::Rect(0, 0, frame.cols, frame.rows);
-        if (box.area() == 0) continue;
+        const cv::Rect box(cvRound(px[0].x - radius_px), cvRound(px[0].y - radius_px), cvRound(2 * radius_px), cvRound(2 * radius_px));
+        // A crop follows the convention (square, the token centred) or is not written: one cut by the frame's
+        // edge would put the token off its centre.
+        if ((box & cv::Rect(0, 0, frame.cols, frame.rows)) != box) continue;
         const fs::path dir = out / "crops" / p.kind;
         fs::create_directories(dir, ec);
         const fs::path file = dir / Numbered("", count[p.kind]++, ".png");

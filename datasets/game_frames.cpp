@@ -127,7 +127,9 @@ engine::Result<GameFramesSummary> WriteGameFrames(const engine::Record& record, 
     scene.truth.image = name;
     scene.truth.status = p.motion ? vision::Status::kMotion : vision::Status::kOk;
     truth << vision::ToJson(scene.truth).dump() << "\n";
-    frames << FrameJson(name, shot, table.layout).dump() << "\n";
+    nlohmann::ordered_json fj = FrameJson(name, shot, table.layout);
+    fj["tokens"] = TokensJson(scene);
+    frames << fj.dump() << "\n";
     ++summary.frames;
     summary.motion_frames += p.motion ? 1 : 0;
     if (progress) progress(++done, total);

@@ -23,7 +23,7 @@ namespace swref::datasets {
 
 struct GameFramesOptions {
   std::string out;                    // folder to write (created; must be empty or absent)
-  cv::Size frame{1280, 720};
+  cv::Size frame{1920, 1080};
   uint64_t seed = 1;                  // table art, camera, hands
   int crops_per_kind = 4;             // enrollment crops in the setup material
   int bump_at_step = -1;              // the record step after which the board is bumped; -1: halfway

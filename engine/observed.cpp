@@ -44,12 +44,17 @@ std::string ReadBool(const json& rj, const char* key, const std::string& at, boo
   return "";
 }
 
-std::string ReadRegion(const json& rj, const std::string& at, ObservedRegion* r) {
+// The fields `rj` gives, over `r`'s (without the check that race and count agree).
+std::string ReadRegionFields(const json& rj, const std::string& at, ObservedRegion* r) {
   if (!rj.is_object()) return at + ": expected an object";
-  if (auto race = rj.find("race"); race != rj.end() && !race->is_null()) {
-    auto id = race->is_string() ? RaceFromId(race->get<std::string>()) : std::nullopt;
-    if (!id) return at + ".race: expected a race id or null";
-    r->race = *id;
+  if (auto race = rj.find("race"); race != rj.end()) {
+    if (race->is_null()) {
+      r->race.reset();
+    } else {
+      auto id = race->is_string() ? RaceFromId(race->get<std::string>()) : std::nullopt;
+      if (!id) return at + ".race: expected a race id or null";
+      r->race = *id;
+    }
   }
   for (auto e : {ReadBool(rj, "decline", at, &r->decline), ReadCount(rj, "tokens", at, &r->tokens),
                  ReadBool(rj, "tokens_certain", at, &r->tokens_certain), ReadCount(rj, "lost_tribe", at, &r->lost_tribe)})
@@ -66,11 +71,27 @@ std::string ReadRegion(const json& rj, const std::string& at, ObservedRegion* r)
     if (!c->is_number()) return at + ".confidence: expected a number";
     r->uncertain = c->get<double>() < kLowConfidence;
   }
+  return "";
+}
+
+std::string ReadRegion(const json& rj, const std::string& at, ObservedRegion* r) {
+  if (auto e = ReadRegionFields(rj, at, r); !e.empty()) return e;
   if (!r->race && r->tokens > 0) return at + ".tokens: " + std::to_string(r->tokens) + " race tokens but no race";
   return "";
 }
 
 }  // namespace
+
+Result<ObservedRegion> CorrectRegion(const ObservedRegion& before, const json& fields, const std::string& where) {
+  using R = Result<ObservedRegion>;
+  ObservedRegion r = before;
+  if (auto e = ReadRegionFields(fields, where, &r); !e.empty()) return R::Error(e);
+  if (!r.race && !fields.contains("tokens")) r.tokens = 0, r.decline = false;
+  if (!r.race && r.tokens > 0) return R::Error(where + ".tokens: " + std::to_string(r.tokens) + " race tokens but no race");
+  r.tokens_certain = true;
+  r.uncertain = false;
+  return r;
+}
 
 int ObservedRegion::Count(Piece piece) const { return *PieceField(*this, piece); }
 

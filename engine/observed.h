@@ -53,6 +53,11 @@ bool ReadsAs(const RegionState& state, const ObservedRegion& seen);
 // "regions" array. Every region of a map of `region_count` regions must be listed exactly once. `where` names
 // the input in errors ("observation.regions[3].tokens: expected an integer >= 0").
 Result<ObservedBoard> ParseObservedBoard(const nlohmann::json& doc, int region_count, const std::string& where);
+// A player's correction of one region's reading: `fields` has any of the Observation region's fields ("race" (null:
+// none), "decline", "tokens", "lost_tribe", "pieces" {piece id: count}); those given replace the reading's, the count
+// becomes certain and the reading confident. Clearing the race clears its tokens unless "tokens" is given. Errors
+// name `where` and the field.
+Result<ObservedRegion> CorrectRegion(const ObservedRegion& before, const nlohmann::json& fields, const std::string& where);
 // The "regions" array, in the Observation format (confidence 1, or 0.5 for an uncertain reading).
 nlohmann::ordered_json ToJson(const ObservedBoard& board);
 

@@ -115,6 +115,7 @@ class Observer {
   const std::string& last_reason() const { return reason_; }
   const calibration::BoardPose& last_pose() const { return frame_pose_.pose; }
   int registrations() const { return registrations_; }
+  const engine::Map& map() const { return *map_; }
   // Forget the pose: the next frame is registered in full.
   void ForgetPose() { pose_check_.Clear(); }
 

@@ -11,6 +11,7 @@
 #include "app/cli/calibrate.h"
 #include "app/cli/progress.h"
 #include "app/cli/record_commands.h"
+#include "app/cli/referee_commands.h"
 #include "app/core/demo.h"
 #include "app/core/engine_bench.h"
 #include "app/core/journal_import.h"
@@ -34,7 +35,8 @@ struct CommandInfo {
 
 // The commands of this version, in the order `swref help` lists them.
 constexpr CommandInfo kCommands[] = {
-    {"demo", "swref demo [--seed N] [--record-out FILE [--journal]]", "play a complete seeded 2-player game through the rules; print each turn's coins and the illegal conquests flagged"},
+    {"demo", "swref demo [--seed N] [--record-out FILE] [--keep DIR] [--verbose] [--rules-only]", "a complete 2-player game refereed from the table camera's frames: each turn's coins, the two illegal conquests flagged with their reasons, the final scores against the script's (--rules-only: the rules engine alone)"},
+    {"referee", "swref referee --setup SETUP (--camera N | --video F | --images DIR) [--events F] --game GAME.json --record OUT.json [--resume]", "referee a game from a camera, a video or photos: commit what the board shows, flag illegal conquests, ask when unsure, tally every turn; the record is written as the game goes (docs/referee.md)"},
     {"play", "swref play RECORD [--pretty]", "replay a game record, standard or SoloPlay (docs/record.md, docs/solo.md): verdict of every action, coins of every turn, final board (solo: opposition, end items, rating), as JSON"},
     {"verify", "swref verify RECORD", "prove a record unedited: its hash chain, its actions against the journal, the replay against every recorded verdict and tally; print the final scores. Exit 0 verified, 1 tampered (naming the first bad entry), 2 unreadable, 3 no journal"},
     {"report", "swref report RECORD... --out DIR", "per game an HTML page, the coins-by-turn chart (PNG, SVG), CSV of turns, flags and ranking; several records: a tournament table (docs/report.md)"},
@@ -311,8 +313,25 @@ int Main(int argc, char** argv) {
   std::string record_out;
   demo->add_option("--seed", demo_seed, "the game's seed (default 7)");
   demo->add_option("--record-out", record_out, "write the game record to this file");
-  bool demo_journal = false;
-  demo->add_flag("--journal", demo_journal, "with --record-out: the record as the referee journals it (hash-chained; flags taken back)");
+  bool demo_journal = false, demo_rules_only = false;
+  core::CameraDemoOptions camera_demo;
+  demo->add_flag("--journal", demo_journal, "with --rules-only --record-out: the record as the referee journals it (hash-chained)");
+  demo->add_flag("--rules-only", demo_rules_only, "the scripted game through the rules engine alone (no camera, a second)");
+  demo->add_option("--keep", camera_demo.work_dir, "keep the frames, the setup and the record in this (new) folder");
+  bool demo_verbose = false;
+  demo->add_flag("--verbose", demo_verbose, "print every notice of the referee (commits, questions, corrections) as it comes");
+
+  auto* referee = app.add_subcommand("referee", SummaryOf("referee"));
+  RefereeCommand referee_command;
+  referee->add_option("--setup", referee_command.options.setup, "the setup folder (`swref setup board`, `swref enroll`)")->required();
+  referee->add_option("--camera", referee_command.camera, "a camera's number (0, 1, ...)");
+  referee->add_option("--video", referee_command.video, "a video file");
+  referee->add_option("--images", referee_command.images, "a folder of photos, taken in name order");
+  referee->add_option("--events", referee_command.events, "the players' events, one JSON object a line (docs/referee.md)");
+  referee->add_option("--game", referee_command.game, "the game's header: players, map, stacks (a record file)");
+  referee->add_option("--record", referee_command.options.record, "the game record to write as the game goes")->required();
+  referee->add_flag("--resume", referee_command.options.resume, "continue the game in --record (verified first)");
+  referee->add_flag("--quiet", referee_command.quiet, "print only flags, questions, coins and the end");
 
   auto* verify = app.add_subcommand("verify", SummaryOf("verify"));
   std::string verify_record;
@@ -355,7 +374,7 @@ int Main(int argc, char** argv) {
   std::string frames_size;
   ds_demo->add_option("--out", frames_options.out, "folder to write (new or empty)")->required();
   ds_demo->add_option("--seed", frames_game_seed, "the demo game's seed, as `swref demo --seed` (default 7)");
-  ds_demo->add_option("--size", frames_size, "frame size WIDTHxHEIGHT (default 1280x720)");
+  ds_demo->add_option("--size", frames_size, "frame size WIDTHxHEIGHT (default 1920x1080)");
   auto* ds_eval = dataset->add_subcommand("eval", SummaryOf("dataset eval"));
   std::string eval_dir, eval_observations, eval_setup;
   ds_eval->add_option("DIR", eval_dir, "a dataset folder (with truth.jsonl)")->required();
@@ -447,7 +466,12 @@ int Main(int argc, char** argv) {
   try {
     if (*version) std::cout << "swref " << kVersion << "\n";
     else if (*play) exit_code = RunPlay(record, pretty);
-    else if (*demo) exit_code = RunDemo(demo_seed, record_out, demo_journal);
+    else if (*demo && demo_rules_only) exit_code = RunDemo(demo_seed, record_out, demo_journal);
+    else if (*demo) {
+      camera_demo.seed = demo_seed;
+      camera_demo.record_out = record_out;
+      exit_code = cli::RunCameraDemo(camera_demo, demo_verbose);
+    } else if (*referee) exit_code = cli::RunReferee(referee_command);
     else if (*verify) exit_code = RunVerify(verify_record);
     else if (*report) exit_code = RunReport(report_records, report_out);
     else if (*generate) {

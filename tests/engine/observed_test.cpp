@@ -77,5 +77,32 @@ TEST(ObservedBoard, RejectsBadObservations) {
   EXPECT_EQ(parse(R"([{"id": 0, "race": null, "tokens": 2}])", 1).error(), "obs[0].tokens: 2 race tokens but no race");
 }
 
+TEST(ObservedBoard, CorrectRegionReplacesTheFieldsGiven) {
+  ObservedRegion seen;
+  seen.race = Race::kElves, seen.decline = true, seen.tokens = 3, seen.tokens_certain = false, seen.uncertain = true;
+  auto r = CorrectRegion(seen, {{"race", "trolls"}, {"tokens", 1}, {"pieces", {{"troll_lair", 1}}}}, "event");
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(r->race, Race::kTrolls);
+  EXPECT_TRUE(r->decline);  // not given: kept
+  EXPECT_EQ(r->tokens, 1);
+  EXPECT_EQ(r->troll_lair, 1);
+  EXPECT_TRUE(r->tokens_certain);
+  EXPECT_FALSE(r->uncertain);
+  // Clearing the race clears its tokens.
+  auto empty = CorrectRegion(seen, {{"race", nullptr}}, "event");
+  ASSERT_TRUE(empty);
+  EXPECT_FALSE(empty->race.has_value());
+  EXPECT_EQ(empty->tokens, 0);
+}
+
+TEST(ObservedBoard, CorrectRegionNamesTheBadField) {
+  const ObservedRegion seen;
+  EXPECT_EQ(CorrectRegion(seen, {{"race", "gnomes"}}, "events.jsonl:4").error(), "events.jsonl:4.race: expected a race id or null");
+  EXPECT_EQ(CorrectRegion(seen, {{"tokens", -1}}, "e").error(), "e.tokens: expected an integer from 0 to 255");
+  EXPECT_EQ(CorrectRegion(seen, {{"tokens", 2}}, "e").error(), "e.tokens: 2 race tokens but no race");
+  EXPECT_EQ(CorrectRegion(seen, {{"pieces", {{"castle", 1}}}}, "e").error(), "e.pieces.castle: unknown piece");
+  EXPECT_EQ(CorrectRegion(seen, {{"decline", 1}}, "e").error(), "e.decline: expected true or false");
+}
+
 }  // namespace
 }  // namespace swref::engine

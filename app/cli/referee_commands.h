@@ -1,0 +1,27 @@
+// `swref referee` and `swref demo` (the camera demo): call app/core (referee_run.h, camera_demo.h) and print.
+// The options themselves are parsed in commands.cpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "app/core/camera_demo.h"
+#include "app/core/referee_session.h"
+
+namespace swref::cli {
+
+struct RefereeCommand {
+  core::RefereeOptions options;
+  std::string game;                  // the game's header (a record file), for a new record
+  std::string camera, video, images; // exactly one: where the frames come from
+  std::string events;                // the players' events (JSON lines), optional
+  bool quiet = false;                // only the flags, questions, coins and the end
+};
+// Exit codes: 0 the frames were refereed to their end (the record written); 1 the session stopped (the record
+// could not be written) or the setup failed; 2 bad options or input (named).
+int RunReferee(const RefereeCommand& command);
+
+// The camera demo. Exit codes: 0 refereed and equal to the script; 1 a difference or a failure.
+int RunCameraDemo(core::CameraDemoOptions options, bool verbose);
+
+}  // namespace swref::cli

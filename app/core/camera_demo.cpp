@@ -1,0 +1,185 @@
+#include "app/core/camera_demo.h"
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "app/core/setup.h"
+#include "datasets/game_frames.h"
+#include "engine/observed.h"
+#include "vision/observation.h"
+
+namespace swref::core {
+namespace fs = std::filesystem;
+namespace {
+
+// The frames' truth (truth.jsonl), by frame index.
+std::vector<vision::Observation> ReadTruth(const fs::path& file) {
+  std::vector<vision::Observation> out;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto o = vision::ParseObservation(nlohmann::json::parse(line, nullptr, false), file.string());
+    if (o) out.push_back(std::move(*o));
+  }
+  return out;
+}
+
+// What the players say when the referee asks: the true reading of every region the referee reads wrong, in one
+// correction ({} when it reads every region right).
+nlohmann::json Corrections(const engine::ObservedBoard& seen, const engine::ObservedBoard& real) {
+  nlohmann::json list = nlohmann::json::array();
+  for (int id = 0; id < real.size() && id < seen.size(); ++id) {
+    const engine::ObservedRegion& r = real.regions[id];
+    const engine::ObservedRegion& v = seen.regions[id];
+    const bool same = v.race == r.race && v.decline == r.decline && v.tokens == r.tokens && v.lost_tribe == r.lost_tribe && v.mountain == r.mountain &&
+                      v.troll_lair == r.troll_lair && v.fortress == r.fortress && v.encampments == r.encampments && v.hole == r.hole && v.hero == r.hero &&
+                      v.dragon == r.dragon;
+    if (same && v.tokens_certain) continue;
+    nlohmann::json pieces = {{"mountain", r.mountain}, {"troll_lair", r.troll_lair}, {"fortress", r.fortress}, {"encampment", r.encampments},
+                             {"hole", r.hole},         {"hero", r.hero},             {"dragon", r.dragon}};
+    list.push_back({{"region", id},
+                    {"race", r.race ? nlohmann::json(engine::Info(*r.race).id) : nlohmann::json(nullptr)},
+                    {"decline", r.decline},
+                    {"tokens", r.tokens},
+                    {"lost_tribe", r.lost_tribe},
+                    {"pieces", pieces}});
+  }
+  return list;
+}
+
+}  // namespace
+
+engine::Result<CameraDemoReport> RunCameraDemo(const CameraDemoOptions& options, const DemoProgress& progress) {
+  using R = engine::Result<CameraDemoReport>;
+  CameraDemoReport report;
+  auto script = RunDemo(options.seed);
+  if (!script) return R::Error(script.error());
+  report.script = *script;
+
+  // The work folder: the table's photos and material, the setup, the record.
+  const bool temporary = options.work_dir.empty();
+  const fs::path work = temporary ? fs::temp_directory_path() / ("swref-demo-" + std::to_string(::getpid())) : fs::path(options.work_dir);
+  std::error_code ec;
+  if (temporary) fs::remove_all(work, ec);
+  if (fs::exists(work, ec) && !fs::is_empty(work, ec)) return R::Error(work.string() + ": the folder is not empty; give a new folder");
+  struct Cleanup {
+    fs::path dir;
+    bool on;
+    ~Cleanup() {
+      std::error_code e;
+      if (on) fs::remove_all(dir, e);
+    }
+  } cleanup{work, temporary};
+
+  // 1. The camera's frames of the scripted game.
+  datasets::GameFramesOptions fo;
+  fo.out = (work / "table").string();
+  fo.frame = options.frame;
+  fo.seed = options.seed;
+  auto frames = datasets::WriteGameFrames(script->record, fo, [&](int d, int t) {
+    if (progress) progress("frames", d, t);
+  });
+  if (!frames) return R::Error(frames.error());
+
+  // 2. Setting up the table: the board from its reference photo, the tokens from their photos.
+  if (progress) progress("setup", 0, 2);
+  calibration::SetupRequest sr;
+  sr.map = script->record.map;
+  sr.layout = (work / "table" / "layout.json").string();
+  sr.reference = (work / "table" / "reference.png").string();
+  sr.camera = (work / "table" / "camera.json").string();
+  sr.out = (work / "setup").string();
+  auto setup = core::SetupBoard(sr);
+  if (!setup) return R::Error(setup.error());
+  if (progress) progress("setup", 1, 2);
+  auto enrolled = EnrollFromCrops(sr.out, (work / "table" / "crops").string());
+  if (!enrolled) return R::Error(enrolled.error());
+  if (progress) progress("setup", 2, 2);
+
+  // 3. The referee, watching the frames and hearing the events.
+  RefereeOptions ro;
+  ro.setup = sr.out;
+  ro.record = options.record_out.empty() ? (work / "record.json").string() : options.record_out;
+  if (!options.record_out.empty()) fs::remove(options.record_out, ec);
+  auto session = RefereeSession::Start(ro, script->record);
+  if (!session) return R::Error(session.error());
+  auto source = OpenImageFolder((work / "table" / "frames").string());
+  if (!source) return R::Error(source.error());
+  auto events = ReadEventsFile((work / "table" / "events.jsonl").string());
+  if (!events) return R::Error(events.error());
+  const std::vector<vision::Observation> truth = ReadTruth(work / "table" / "truth.jsonl");
+  RefereeSession& s = **session;
+  int64_t last_frame = -1;
+  bool asked = false;
+  std::function<void(const Notice&)> on_notice = [&](const Notice& n) {
+    if (options.on_notice) options.on_notice(n);
+    if (n.frame >= 0) last_frame = n.frame;
+    if (n.kind == NoticeKind::kCoins) {
+      const nlohmann::json& c = n.data["coins"];
+      report.turns.push_back({n.data.value("round", 0), n.data.value("player", ""), "",
+                              engine::CoinBreakdown{c.value("regions", 0), c.value("race", 0), c.value("power", 0)}, n.data.value("after", 0)});
+    }
+    if (n.kind == NoticeKind::kFlag) {
+      report.flags.push_back({static_cast<int>(s.journal().actions().size()), s.game().round(), n.data.value("player", ""), n.data.value("region", -1),
+                              n.data.value("code", ""), n.data.value("why", "")});
+    }
+    if (n.kind == NoticeKind::kQuestion) asked = true;
+  };
+  // The players answer a question by looking at the board: they correct what the referee reads wrong (a new
+  // question after their correction is answered the same way, at most a few times a frame; a question they cannot
+  // settle by a correction stays open, as it would at a real table).
+  std::function<void(const Notice&)> on_frame_notice = [&](const Notice& n) {
+    on_notice(n);
+    if (!asked) return;
+    for (int round = 0; round < 3 && asked && s.open_question() >= 0 && s.last_seen(); ++round) {
+      asked = false;
+      if (last_frame < 0 || last_frame >= static_cast<int64_t>(truth.size())) break;
+      const nlohmann::json list = Corrections(*s.last_seen(), ToObserved(truth[last_frame]));
+      if (list.empty()) break;
+      TableEvent e;
+      e.after_frame = last_frame;
+      e.type = EventType::kCorrect;
+      e.body = {{"do", "correct"}, {"regions", list}};
+      e.corrections.assign(list.begin(), list.end());
+      report.answered += static_cast<int>(list.size());
+      ++report.questions;
+      for (const Notice& m : s.OnEvent(e)) on_notice(m);
+    }
+    asked = false;
+  };
+  auto run = RunReferee(s, **source, *events, on_frame_notice, [&](int64_t d, int64_t t) {
+    if (progress) progress("referee", d, t);
+  });
+  if (!run) return R::Error(run.error());
+  report.run = *run;
+
+  // 4. The refereed game, against the script.
+  const engine::Game& g = s.game();
+  for (const auto& p : g.players()) report.final_coins.emplace_back(p.name, p.coins);
+  for (int w : g.Winners()) report.winners.push_back(s.players()[w]);
+  for (size_t i = 0; i < report.turns.size() && i < script->turns.size(); ++i) report.turns[i].combo = script->turns[i].combo;
+  if (report.turns.size() != script->turns.size()) {
+    report.differences.push_back("the referee tallied " + std::to_string(report.turns.size()) + " turns, the script " + std::to_string(script->turns.size()));
+  }
+  for (size_t i = 0; i < report.turns.size() && i < script->turns.size(); ++i) {
+    if (report.turns[i].coins.total() != script->turns[i].coins.total() || report.turns[i].player != script->turns[i].player) {
+      report.differences.push_back("round " + std::to_string(script->turns[i].round) + ", " + script->turns[i].player + ": referee " +
+                                   std::to_string(report.turns[i].coins.total()) + " coins, script " + std::to_string(script->turns[i].coins.total()));
+    }
+  }
+  if (report.flags.size() != script->flags.size()) {
+    report.differences.push_back("the referee flagged " + std::to_string(report.flags.size()) + " conquests, the script " + std::to_string(script->flags.size()));
+  }
+  for (size_t i = 0; i < report.flags.size() && i < script->flags.size(); ++i) {
+    if (report.flags[i].code != script->flags[i].code || report.flags[i].region != script->flags[i].region) {
+      report.differences.push_back("flag " + std::to_string(i + 1) + ": referee " + report.flags[i].code + " on region " + std::to_string(report.flags[i].region) +
+                                   ", script " + script->flags[i].code + " on region " + std::to_string(script->flags[i].region));
+    }
+  }
+  if (report.final_coins != script->final_coins) report.differences.push_back("the final coins differ from the script's");
+  report.record = options.record_out.empty() ? "" : options.record_out;
+  return report;
+}
+
+}  // namespace swref::core

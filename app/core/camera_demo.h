@@ -1,0 +1,49 @@
+// `swref demo`: the built-in demo, through the whole pipeline. The scripted game (demo.h: a seeded 2-player game
+// with two illegal conquests slipped in) is photographed by the synthetic table camera (datasets/game_frames.h:
+// hands over the board, a bump, the attempts put down and taken back), the table is set up and the tokens
+// enrolled from the camera's own photos (as a user would, calibration/ and setup.h), and the referee session
+// watches the frames and hears the players' events (referee_session.h). The players at this table answer the
+// referee's questions from what really lies on the board (the frames' truth), as people would; the report counts
+// them. The refereed coins, flags and final scores are compared with the script's own.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "app/core/demo.h"
+#include "app/core/referee_run.h"
+#include "engine/result.h"
+
+namespace swref::core {
+
+struct CameraDemoOptions {
+  uint64_t seed = 7;                 // the game and the table
+  std::string work_dir;              // where the frames, the setup and the record go; empty: a temporary folder,
+                                     // removed afterwards
+  std::string record_out;            // the referee's record (journaled); empty: inside work_dir
+  cv::Size frame{1920, 1080};
+  std::function<void(const Notice&)> on_notice;  // every notice of the session as it comes (`swref demo --verbose`)
+};
+
+struct CameraDemoReport {
+  DemoReport script;                 // the game as scripted (the rules engine alone)
+  std::vector<DemoTurn> turns;       // as refereed from the frames
+  std::vector<DemoFlag> flags;       // illegal conquests the referee flagged
+  std::vector<std::pair<std::string, int>> final_coins;
+  std::vector<std::string> winners;
+  RefereeRunSummary run;
+  int questions = 0;                 // questions the players answered (with a correction)
+  int answered = 0;                  // regions they corrected in those answers
+  std::vector<std::string> differences;  // against the script (empty: the referee agreed everywhere)
+  std::string record;                // the refereed record's path (when kept)
+};
+
+// `stage` names the step ("frames", "setup", "referee"); progress(done, total) within it.
+using DemoProgress = std::function<void(const std::string& stage, int64_t done, int64_t total)>;
+engine::Result<CameraDemoReport> RunCameraDemo(const CameraDemoOptions& options, const DemoProgress& progress = nullptr);
+
+}  // namespace swref::core

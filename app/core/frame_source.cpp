@@ -1,0 +1,93 @@
+#include "app/core/frame_source.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/videoio.hpp>
+
+namespace swref::core {
+namespace fs = std::filesystem;
+namespace {
+
+class ImageFolder : public FrameSource {
+ public:
+  explicit ImageFolder(std::vector<fs::path> files) : files_(std::move(files)) {}
+  bool Next(Frame* frame) override {
+    if (next_ >= files_.size()) return false;
+    const fs::path& f = files_[next_];
+    frame->index = static_cast<int64_t>(next_++);
+    frame->name = f.filename().string();
+    frame->image = cv::imread(f.string(), cv::IMREAD_COLOR);
+    frame->problem = frame->image.empty() ? f.string() + ": not a readable image" : "";
+    return true;
+  }
+  int64_t count() const override { return static_cast<int64_t>(files_.size()); }
+
+ private:
+  std::vector<fs::path> files_;
+  size_t next_ = 0;
+};
+
+class Video : public FrameSource {
+ public:
+  Video(cv::VideoCapture capture, std::string label, bool camera) : capture_(std::move(capture)), label_(std::move(label)), camera_(camera) {}
+  bool Next(Frame* frame) override {
+    cv::Mat image;
+    if (!capture_.read(image) || image.empty()) return false;
+    frame->index = index_++;
+    frame->name = label_ + " #" + std::to_string(frame->index);
+    frame->image = image;
+    frame->problem.clear();
+    return true;
+  }
+  int64_t count() const override {
+    if (camera_) return -1;
+    const double n = const_cast<cv::VideoCapture&>(capture_).get(cv::CAP_PROP_FRAME_COUNT);
+    return n > 0 ? static_cast<int64_t>(n) : -1;
+  }
+
+ private:
+  cv::VideoCapture capture_;
+  std::string label_;
+  bool camera_;
+  int64_t index_ = 0;
+};
+
+}  // namespace
+
+engine::Result<std::unique_ptr<FrameSource>> OpenImageFolder(const std::string& dir) {
+  using R = engine::Result<std::unique_ptr<FrameSource>>;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return R::Error(dir + ": not a folder of images");
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    std::string ext = e.path().extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
+    if (e.is_regular_file() && (ext == ".jpg" || ext == ".jpeg" || ext == ".png" || ext == ".bmp")) files.push_back(e.path());
+  }
+  if (files.empty()) return R::Error(dir + ": no images in it (.jpg, .jpeg, .png, .bmp)");
+  std::sort(files.begin(), files.end());
+  return std::unique_ptr<FrameSource>(new ImageFolder(std::move(files)));
+}
+
+engine::Result<std::unique_ptr<FrameSource>> OpenVideo(const std::string& path_or_number, bool camera) {
+  using R = engine::Result<std::unique_ptr<FrameSource>>;
+  cv::VideoCapture capture;
+  if (camera) {
+    int number = -1;
+    try {
+      number = std::stoi(path_or_number);
+    } catch (...) {
+    }
+    if (number < 0) return R::Error("--camera: expected a camera number (0, 1, ...), got \"" + path_or_number + "\"");
+    if (!capture.open(number)) return R::Error("camera " + path_or_number + ": cannot open it (is it connected, and free?)");
+    return std::unique_ptr<FrameSource>(new Video(std::move(capture), "camera " + path_or_number, true));
+  }
+  std::error_code ec;
+  if (!fs::is_regular_file(path_or_number, ec)) return R::Error(path_or_number + ": no such video file");
+  if (!capture.open(path_or_number)) return R::Error(path_or_number + ": cannot read it as a video (an unknown format?)");
+  return std::unique_ptr<FrameSource>(new Video(std::move(capture), fs::path(path_or_number).filename().string(), false));
+}
+
+}  // namespace swref::core

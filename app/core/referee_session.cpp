@@ -1,0 +1,403 @@
+#include "app/core/referee_session.h"
+
+#include <filesystem>
+
+#include "engine/components.h"
+
+namespace swref::core {
+namespace fs = std::filesystem;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MsSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+std::vector<int> Changed(const engine::ObservedBoard& a, const engine::ObservedBoard& b) {
+  std::vector<int> out;
+  for (int r = 0; r < a.size() && r < b.size(); ++r)
+    if (!(a.regions[r] == b.regions[r])) out.push_back(r);
+  return out;
+}
+
+// The readings of a question, as the players see them: one line of actions each.
+nlohmann::json OptionsJson(const engine::Explanation& e, const std::vector<std::string>& players) {
+  nlohmann::json options = nlohmann::json::array();
+  for (const engine::Reading& r : e.options) {
+    nlohmann::json actions = nlohmann::json::array();
+    for (const engine::ExplainedAction& a : r.actions) actions.push_back(engine::ToJson(a.action, players));
+    options.push_back(actions);
+  }
+  return options;
+}
+
+std::string RegionList(const std::vector<int>& regions) {
+  std::string s;
+  for (int r : regions) s += (s.empty() ? "" : ", ") + std::to_string(r);
+  return s;
+}
+
+}  // namespace
+
+const char* ToString(NoticeKind kind) {
+  switch (kind) {
+    case NoticeKind::kCommitted: return "committed";
+    case NoticeKind::kFlag: return "flag";
+    case NoticeKind::kResolved: return "resolved";
+    case NoticeKind::kQuestion: return "question";
+    case NoticeKind::kAnswered: return "answered";
+    case NoticeKind::kPending: return "pending";
+    case NoticeKind::kCoins: return "coins";
+    case NoticeKind::kRefused: return "refused";
+    case NoticeKind::kVision: return "vision";
+    case NoticeKind::kStopped: return "stopped";
+    case NoticeKind::kEnded: return "ended";
+  }
+  return "?";
+}
+
+engine::ObservedBoard ToObserved(const vision::Observation& observation) {
+  engine::ObservedBoard board;
+  for (const vision::RegionObservation& r : observation.regions) {
+    engine::ObservedRegion o;
+    if (r.race && r.tokens > 0) o.race = engine::RaceFromId(*r.race);
+    o.decline = r.decline;
+    o.tokens = o.race ? r.tokens : 0;
+    o.tokens_certain = r.tokens_certain;
+    auto piece = [&](const char* id) {
+      auto it = r.pieces.find(id);
+      return it == r.pieces.end() ? 0 : it->second;
+    };
+    o.mountain = piece("mountain"), o.troll_lair = piece("troll_lair"), o.fortress = piece("fortress");
+    o.encampments = piece("encampment"), o.hole = piece("hole"), o.hero = piece("hero"), o.dragon = piece("dragon");
+    o.lost_tribe = r.lost_tribe;
+    o.uncertain = r.confidence < engine::kLowConfidence;
+    if (r.id >= static_cast<int>(board.regions.size())) board.regions.resize(r.id + 1);
+    board.regions[r.id] = o;
+  }
+  return board;
+}
+
+engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const RefereeOptions& options, const engine::Record& header) {
+  using R = engine::Result<std::unique_ptr<RefereeSession>>;
+  auto observer = vision::Observer::Load(options.setup);
+  if (!observer) return R::Error(observer.error());
+  std::optional<Journal> journal;
+  if (options.resume) {
+    auto opened = Journal::Open(options.record, options.journal);
+    if (!opened) return R::Error(opened.error());
+    journal.emplace(std::move(*opened));
+  } else {
+    std::error_code ec;
+    if (fs::exists(options.record, ec)) {
+      return R::Error(options.record + ": already exists; give a new file, or --resume to continue that game");
+    }
+    engine::Record h = header;
+    h.actions.clear();
+    nlohmann::json start = {{"by", "swref referee"}, {"setup", fs::absolute(options.setup).string()}};
+    auto created = Journal::Create(options.record, h, start, options.journal);
+    if (!created) return R::Error(created.error());
+    journal.emplace(std::move(*created));
+  }
+  if (observer->map().key != journal->game().map().key || observer->map().size() != journal->game().map().size()) {
+    return R::Error(options.setup + ": set up for map " + observer->map().key + ", but the game is played on map " + journal->game().map().key);
+  }
+  std::unique_ptr<RefereeSession> s(new RefereeSession(options, std::move(*journal), std::make_unique<vision::Observer>(std::move(*observer))));
+  return s;
+}
+
+RefereeSession::RefereeSession(RefereeOptions options, Journal journal, std::unique_ptr<vision::Observer> observer)
+    : options_(std::move(options)), journal_(std::move(journal)), observer_(std::move(observer)), still_(options_.still) {
+  committed_seen_ = engine::ObserveBoard(journal_.game().board());
+  open_flag_ = journal_.OpenFlags().empty() ? -1 : journal_.OpenFlags().back();
+  coins_told_ = journal_.game().scores().size();
+}
+
+engine::ExplainContext RefereeSession::Context(bool turn_ending) const {
+  engine::ExplainContext ctx;
+  ctx.die = die_;
+  ctx.ask_hidden_counts = options_.ask_hidden_counts;
+  ctx.turn_ending = turn_ending;
+  return ctx;
+}
+
+bool RefereeSession::Written(const std::string& error, std::vector<Notice>* out) {
+  if (error.empty()) return true;
+  Notice n;
+  n.kind = NoticeKind::kStopped;
+  n.text = error + " — the referee accepts nothing more until the record can be written again (nothing committed so far is lost)";
+  out->push_back(n);
+  return false;
+}
+
+std::vector<Notice> RefereeSession::OnFrame(const Frame& frame) {
+  std::vector<Notice> out;
+  ++frames_seen_;
+  if (!journal_.failure().empty()) return Written(journal_.failure(), &out), out;
+  if (frame.image.empty()) {
+    out.push_back({NoticeKind::kVision, frame.index, "frame " + frame.name + ": " + frame.problem});
+    return out;
+  }
+  frame_time_ = Clock::now();
+  still_state_ = still_.Update(frame.image);
+  if (!still_.just_stable()) return out;
+  // 1-4. The still scene, observed.
+  ++frames_observed_;
+  last_observation_ = observer_->Observe(frame.image, frame.name);
+  if (last_observation_.status != vision::Status::kOk) {
+    out.push_back({NoticeKind::kVision, frame.index, frame.name + ": " + std::string(vision::ToString(last_observation_.status)) + " (" + observer_->last_reason() + ")"});
+    if (last_observation_.status == vision::Status::kMotion) still_.Reset();  // look again once it is still
+    return out;
+  }
+  engine::ObservedBoard seen = ToObserved(last_observation_);
+  // A region the players corrected keeps their reading while the camera still reads it as it did then.
+  for (auto it = corrections_.begin(); it != corrections_.end();) {
+    const bool same = it->first < seen.size() && seen.regions[it->first] == it->second.raw;
+    if (same) seen.regions[it->first] = it->second.corrected;
+    it = same ? std::next(it) : corrections_.erase(it);
+  }
+  if (last_seen_ && Changed(*last_seen_, seen).empty()) return out;  // read the same as before: judged already
+  last_seen_ = seen;
+  Judge(seen, frame.index, frame.name, false, &out);
+  return out;
+}
+
+void RefereeSession::CommitObservation(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, std::vector<Notice>* out) {
+  ObservationDigest d;
+  d.image = image;
+  d.frame = frame;
+  d.sha256 = ObservationSha256(vision::ToJson(last_observation_));
+  d.changed = Changed(committed_seen_, seen);
+  Written(journal_.AppendObservation(d).ok() ? "" : journal_.failure().empty() ? "observation entry refused" : journal_.failure(), out);
+  committed_seen_ = seen;
+}
+
+bool RefereeSession::CommitAction(const engine::Action& action, int64_t frame, std::vector<Notice>* out) {
+  auto commit = journal_.AppendAction(action);
+  if (!commit) return Written(commit.error(), out);
+  Notice n;
+  n.kind = NoticeKind::kCommitted;
+  n.frame = frame;
+  n.seq = commit->seq;
+  n.data = engine::ToJson(action, players());
+  n.text = players()[action.player] + ": " + n.data.value("do", "") +
+           (action.region >= 0 ? " region " + std::to_string(action.region) : "") + (commit->step.verdict.ok() ? "" : " (" + commit->step.verdict.why + ")");
+  if (frame >= 0) n.ms = MsSince(frame_time_);
+  out->push_back(n);
+  TellCoins(out);
+  return true;
+}
+
+void RefereeSession::TellCoins(std::vector<Notice>* out) {
+  const engine::Game& g = game();
+  for (; coins_told_ < g.scores().size(); ++coins_told_) {
+    const engine::TurnScore& t = g.scores()[coins_told_];
+    Notice n;
+    n.kind = NoticeKind::kCoins;
+    n.data = {{"round", t.round},
+              {"player", players()[t.player]},
+              {"coins", {{"regions", t.coins.regions}, {"race", t.coins.race}, {"power", t.coins.power}, {"total", t.coins.total()}}},
+              {"after", g.players()[t.player].coins}};
+    n.text = "round " + std::to_string(t.round) + ", " + players()[t.player] + " scores " + std::to_string(t.coins.total()) + " coins";
+    out->push_back(n);
+  }
+  if (g.finished()) {
+    Notice n;
+    n.kind = NoticeKind::kEnded;
+    nlohmann::json coins = nlohmann::json::object();
+    for (const auto& p : g.players()) coins[p.name] = p.coins;
+    nlohmann::json winners = nlohmann::json::array();
+    for (int w : g.Winners()) winners.push_back(players()[w]);
+    n.data = {{"coins", coins}, {"winners", winners}};
+    n.text = "the game is over";
+    out->push_back(n);
+  }
+}
+
+void RefereeSession::CommitReading(const engine::Reading& reading, size_t count, int64_t frame, std::vector<Notice>* out) {
+  for (size_t i = 0; i < count && i < reading.actions.size(); ++i) {
+    if (!CommitAction(reading.actions[i].action, frame, out)) return;
+  }
+  if (reading.die_used) die_ = -1;
+}
+
+void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, bool turn_ending, std::vector<Notice>* out) {
+  // 5. An open flag: the players take the conquest back (the board reads as committed again) or accept it.
+  if (open_flag_ >= 0) {
+    // Taken back: the board reads as committed, or at least the flagged region reads as it was before the attempt
+    // (then whatever else changed is judged as usual, below).
+    const engine::Explanation back = engine::Explain(game(), seen, Context(false));
+    const bool region_back = flag_region_ >= 0 && flag_region_ < seen.size() && flag_region_ < static_cast<int>(game().board().size()) &&
+                             engine::ReadsAs(game().board()[flag_region_], seen.regions[flag_region_]);
+    if (back.kind != engine::ExplainKind::kNoChange && !region_back) return;  // nothing else is judged while a flag is open
+    auto r = journal_.AppendResolution(open_flag_, false, "taken back");
+    if (!r) return void(Written(r.error(), out));
+    out->push_back({NoticeKind::kResolved, frame, "the flagged conquest was taken back", r->seq});
+    open_flag_ = -1, flag_region_ = -1, open_text_.clear();
+    if (back.kind == engine::ExplainKind::kNoChange) {
+      committed_seen_ = seen;
+      return;
+    }
+  }
+  const engine::Explanation e = engine::Explain(game(), seen, Context(turn_ending));
+  if (open_question_ >= 0 && e.kind != engine::ExplainKind::kQuestion) {
+    auto a = journal_.Append(EntryKind::kAnswer, {{"question", open_question_}, {"answer", {{"by", "board"}}}, {"corrected", false}});
+    if (!a) return void(Written(a.error(), out));
+    out->push_back({NoticeKind::kAnswered, frame, "the board settled the question", *a});
+    open_question_ = -1, open_text_.clear(), question_options_.clear();
+  }
+  switch (e.kind) {
+    case engine::ExplainKind::kNoChange:
+      return;
+    case engine::ExplainKind::kPending:
+      out->push_back({NoticeKind::kPending, frame, e.text});
+      return;
+    case engine::ExplainKind::kExplained:
+      CommitObservation(seen, frame, image, out);
+      CommitReading(e.reading, e.reading.actions.size(), frame, out);
+      return;
+    case engine::ExplainKind::kIllegal: {
+      // 6. The legal actions before the illegal conquest stand; the conquest is flagged.
+      CommitObservation(seen, frame, image, out);
+      CommitReading(e.reading, static_cast<size_t>(std::max(0, e.reading.illegal)), frame, out);
+      const engine::Action& attempt = e.reading.actions[e.reading.illegal].action;
+      auto flag = journal_.AppendFlag(attempt);
+      if (!flag) return void(Written(flag.error(), out));
+      open_flag_ = *flag;
+      flag_region_ = attempt.region;
+      const engine::Verdict& v = e.verdict();
+      open_text_ = std::string(engine::ToString(v.code)) + ": " + v.why;
+      Notice n{NoticeKind::kFlag, frame, players()[attempt.player] + " conquered region " + std::to_string(attempt.region) + " against the rules: " + open_text_, *flag};
+      n.data = {{"region", attempt.region}, {"code", engine::ToString(v.code)}, {"why", v.why}, {"player", players()[attempt.player]}};
+      if (frame >= 0) n.ms = MsSince(frame_time_);
+      out->push_back(n);
+      return;
+    }
+    case engine::ExplainKind::kQuestion: {
+      if (open_question_ >= 0) return;  // still the same question
+      const nlohmann::json options = OptionsJson(e, players());
+      auto q = journal_.AppendQuestion(e.text + (e.regions.empty() ? "" : " (regions " + RegionList(e.regions) + ")"), options);
+      if (!q) return void(Written(q.error(), out));
+      open_question_ = *q;
+      open_text_ = e.text;
+      question_options_ = e.options;
+      Notice n{NoticeKind::kQuestion, frame, e.text, *q};
+      n.data = {{"options", options}, {"regions", e.regions}};
+      if (frame >= 0) n.ms = MsSince(frame_time_);
+      out->push_back(n);
+      return;
+    }
+  }
+}
+
+std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
+  std::vector<Notice> out;
+  if (!journal_.failure().empty()) return Written(journal_.failure(), &out), out;
+  auto refuse = [&](const std::string& why) {
+    // Names the event refused: "Ann's end_turn (after frame 30) refused: ..."
+    const std::string who = event.player.empty() ? "" : event.player + "'s ";
+    const std::string when = event.after_frame >= 0 ? " (after frame " + std::to_string(event.after_frame) + ")" : "";
+    out.push_back({NoticeKind::kRefused, -1, who + event.body.value("do", "event") + when + " refused: " + why});
+  };
+  auto record_event = [&] {
+    auto r = journal_.AppendEvent(event.body);
+    return r ? true : Written(r.error(), &out);
+  };
+  switch (event.type) {
+    case EventType::kAction: {
+      if (open_flag_ >= 0) return refuse("a flagged conquest is open (" + open_text_ + "): take it back or accept it first"), out;
+      auto action = engine::ParseAction(event.body, players(), "event", game().solo() != nullptr);
+      if (!action) return refuse(action.error()), out;
+      // The board's change not yet judged (a redeploy in progress) is read now, the turn ending.
+      if (action->type == engine::ActionType::kEndTurn && last_seen_) Judge(*last_seen_, -1, "", true, &out);
+      if (open_flag_ >= 0 || open_question_ >= 0) return refuse("the board must be settled before the turn ends: " + open_text_), out;
+      if (!record_event()) return out;
+      const engine::Code code = game().Check(*action);
+      if (code != engine::Code::kOk) {
+        engine::Game copy = game();
+        return refuse(copy.Apply(*action).why), out;
+      }
+      CommitAction(*action, -1, &out);
+      return out;
+    }
+    case EventType::kDie:
+      if (!record_event()) return out;
+      die_ = event.face;
+      return out;
+    case EventType::kAccept:
+    case EventType::kTakeBack: {
+      if (open_flag_ < 0) return refuse("there is no flagged conquest to " + std::string(event.type == EventType::kAccept ? "accept" : "take back")), out;
+      const bool house = event.type == EventType::kAccept;
+      auto r = journal_.AppendResolution(open_flag_, house, house ? (event.note.empty() ? "accepted as a house ruling" : event.note) : "taken back");
+      if (!r) return Written(r.error(), &out), out;
+      out.push_back({NoticeKind::kResolved, -1, house ? "the flagged conquest stands as a house ruling" : "the flagged conquest is taken back", r->seq});
+      open_flag_ = -1, flag_region_ = -1, open_text_.clear();
+      if (house && last_seen_) committed_seen_ = *last_seen_;
+      TellCoins(&out);
+      return out;
+    }
+    case EventType::kAnswer: {
+      if (open_question_ < 0) return refuse("there is no open question to answer"), out;
+      if (event.option >= static_cast<int>(question_options_.size())) {
+        return refuse("the question has " + std::to_string(question_options_.size()) + " options; answer with a correction of the reading instead"), out;
+      }
+      auto a = journal_.AppendAnswer(open_question_, {{"option", event.option}}, false);
+      if (!a) return Written(a.error(), &out), out;
+      out.push_back({NoticeKind::kAnswered, -1, "option " + std::to_string(event.option) + " chosen", *a});
+      const engine::Reading chosen = question_options_[event.option];
+      open_question_ = -1, open_text_.clear(), question_options_.clear();
+      if (last_seen_) CommitObservation(*last_seen_, -1, "", &out);
+      CommitReading(chosen, chosen.actions.size(), -1, &out);
+      return out;
+    }
+    case EventType::kCorrect: {
+      if (!last_seen_) return refuse("nothing has been observed yet to correct"), out;
+      engine::ObservedBoard corrected = *last_seen_;
+      std::string regions;
+      for (const nlohmann::json& c : event.corrections) {
+        const int region = c["region"].get<int>();
+        if (region >= corrected.size()) return refuse("region " + std::to_string(region) + " is not on this map"), out;
+        nlohmann::json fields = c;
+        fields.erase("region");
+        auto r = engine::CorrectRegion(corrected.regions[region], fields, "region " + std::to_string(region));
+        if (!r) return refuse("correction refused: " + r.error()), out;
+        corrected.regions[region] = *r;
+        const engine::ObservedBoard raw = ToObserved(last_observation_);
+        if (region < raw.size()) corrections_[region] = {raw.regions[region], *r};
+        regions += (regions.empty() ? "" : ", ") + std::to_string(region);
+      }
+      last_seen_ = corrected;
+      if (open_question_ >= 0) {
+        auto a = journal_.AppendAnswer(open_question_, {{"correct", event.body}}, true);
+        if (!a) return Written(a.error(), &out), out;
+        out.push_back({NoticeKind::kAnswered, -1, "the reading of region" + std::string(event.corrections.size() > 1 ? "s " : " ") + regions + " corrected", *a});
+        open_question_ = -1, open_text_.clear(), question_options_.clear();
+      } else if (!record_event()) {
+        return out;
+      }
+      Judge(*last_seen_, -1, "", false, &out);
+      return out;
+    }
+    case EventType::kUndo: {
+      auto u = journal_.AppendUndo(event.note);
+      if (!u) return refuse(u.error()), out;
+      out.push_back({NoticeKind::kCommitted, -1, "the last action was taken out: " + event.note, u->seq});
+      committed_seen_ = engine::ObserveBoard(game().board());
+      last_seen_.reset();
+      corrections_.clear();
+      return out;
+    }
+  }
+  return out;
+}
+
+std::vector<Notice> RefereeSession::Stop(const std::string& note) {
+  std::vector<Notice> out;
+  if (journal_.closed()) return out;
+  auto r = journal_.AppendEnd(note);
+  if (!r) Written(r.error(), &out);
+  return out;
+}
+
+std::string RefereeSession::Retry() { return journal_.Retry(); }
+
+}  // namespace swref::core

@@ -1,0 +1,139 @@
+// The referee (pipeline steps 1-8, docs/referee.md): camera frames and what the players tell in, judged game
+// actions, flags, questions and tallies out, every committed event in the game record before it is shown.
+//
+// Frames: every frame goes through the cheap stillness check (vision/still.h); when the scene has just become
+// stable, the frame is observed in full (vision/observer.h). An observation that reads differently from the last
+// one is explained against the committed game (engine/explain.h):
+//   - legal actions are committed (journal.h: an `observation` digest, then each `action`);
+//   - an illegal conquest is flagged (`flag`: the rule and the numbers) and stays open until the players take it
+//     back (the board reads as before again, or they say so) or accept it as a house ruling (`resolution`);
+//     nothing else is committed while a flag is open;
+//   - a reading the rules cannot settle is a `question` that stays open until the players answer it (an option,
+//     or a corrected reading) or the board settles it;
+//   - an in-between state (tokens lifted to ready, a redeploy under way) waits.
+// Events: a told action (pick, decline, ally, end_turn) is committed when the rules accept it, after the board's
+// pending change is explained with the turn ending; end_turn tallies the turn's coins (`coins`). A die face waits
+// for the conquest it reinforces.
+//
+// Failures: a record write that fails (disk full) stops the session: every later frame and event is refused
+// with the reason until Retry() succeeds; nothing committed before is lost. Resume (`Start` with resume) reads
+// and verifies the record and continues from its last entry.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/core/frame_source.h"
+#include "app/core/journal.h"
+#include "app/core/table_events.h"
+#include "engine/explain.h"
+#include "engine/record.h"
+#include "vision/observer.h"
+#include "vision/still.h"
+
+namespace swref::core {
+
+struct RefereeOptions {
+  std::string setup;                 // the setup folder (board, layout, tokens/model.json, camera.json)
+  std::string record;                // the game record written as the game goes
+  bool resume = false;               // continue `record` (verified first) instead of starting it
+  vision::StillOptions still;        // when a scene counts as stable
+  bool ask_hidden_counts = true;     // a conquest onto a stack hiding its count: a question (engine/explain.h)
+  JournalOptions journal;            // limits, the file writer (tests inject failures), the clock
+};
+
+enum class NoticeKind {
+  kCommitted,   // an action committed (a told one, or one the board showed)
+  kFlag,        // an illegal conquest: text has the rule and the numbers
+  kResolved,    // a flag taken back or accepted as a house ruling
+  kQuestion,    // the players must settle a reading: text, data.options
+  kAnswered,    // a question settled
+  kPending,     // the board is between two states (tokens in hand): nothing to judge yet
+  kCoins,       // a turn's tally: data {player, round, coins {regions, race, power, total}} (hidden from others)
+  kRefused,     // a told action the rules refuse, or an event that does not fit now: text says why
+  kVision,      // a frame that could not be read as a board (motion, no board, bad image): text says why
+  kStopped,     // the record could not be written: the session accepts nothing until Retry()
+  kEnded,       // the game is over: data {coins, winners}
+};
+const char* ToString(NoticeKind kind);
+
+struct Notice {
+  NoticeKind kind = NoticeKind::kCommitted;
+  int64_t frame = -1;                // the frame it came from (-1: an event)
+  std::string text;                  // for people
+  int seq = -1;                      // the journal entry it wrote (-1: none)
+  nlohmann::json data = nlohmann::json::object();
+  double ms = 0;                     // kCommitted/kFlag/kQuestion from a frame: from the frame to this verdict
+};
+
+class RefereeSession {
+ public:
+  // A new game (`header`: the record's header, its actions ignored) or, with options.resume, the record's own.
+  static engine::Result<std::unique_ptr<RefereeSession>> Start(const RefereeOptions& options, const engine::Record& header);
+
+  std::vector<Notice> OnFrame(const Frame& frame);
+  std::vector<Notice> OnEvent(const TableEvent& event);
+  // Closes an unfinished game in the record ("stopped" with a note).
+  std::vector<Notice> Stop(const std::string& note);
+  // After kStopped: tries to write the record again; "" when it worked.
+  std::string Retry();
+
+  const engine::Game& game() const { return journal_.game(); }
+  const Journal& journal() const { return journal_; }
+  const std::vector<std::string>& players() const { return journal_.players(); }
+  int open_flag() const { return open_flag_; }           // its journal seq, or -1
+  int open_question() const { return open_question_; }   // its journal seq, or -1
+  const std::string& open_text() const { return open_text_; }  // the open flag's or question's sentence
+  const vision::Observation& last_observation() const { return last_observation_; }
+  // The board as last judged: the last observation with the players' corrections.
+  const std::optional<engine::ObservedBoard>& last_seen() const { return last_seen_; }
+  const std::vector<vision::Instance>& last_instances() const { return observer_->last_instances(); }
+  const vision::Observer& observer() const { return *observer_; }
+  vision::StillWindow::State still_state() const { return still_state_; }
+  int64_t frames_seen() const { return frames_seen_; }
+  int64_t frames_observed() const { return frames_observed_; }
+
+ private:
+  RefereeSession(RefereeOptions options, Journal journal, std::unique_ptr<vision::Observer> observer);
+  // The board as observed, judged; `frame`: where it came from (-1: re-judged for an event).
+  void Judge(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, bool turn_ending, std::vector<Notice>* out);
+  void CommitReading(const engine::Reading& reading, size_t count, int64_t frame, std::vector<Notice>* out);
+  bool CommitAction(const engine::Action& action, int64_t frame, std::vector<Notice>* out);
+  void CommitObservation(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, std::vector<Notice>* out);
+  bool Written(const std::string& error, std::vector<Notice>* out);  // false (and kStopped) when a write failed
+  void TellCoins(std::vector<Notice>* out);
+  engine::ExplainContext Context(bool turn_ending) const;
+
+  RefereeOptions options_;
+  Journal journal_;
+  std::unique_ptr<vision::Observer> observer_;
+  vision::StillWindow still_;
+  vision::StillWindow::State still_state_ = vision::StillWindow::State::kMoving;
+  vision::Observation last_observation_;
+  std::optional<engine::ObservedBoard> last_seen_;   // the last board observed (judged or not)
+  engine::ObservedBoard committed_seen_;              // what the board looked like at the last commit
+  struct Correction {
+    engine::ObservedRegion raw, corrected;            // the camera's reading then, the players' reading
+  };
+  std::map<int, Correction> corrections_;             // by region; dropped when the camera reads it differently
+
+  int die_ = -1;                                      // a die face told and not yet used
+  int open_flag_ = -1, open_question_ = -1;
+  int flag_region_ = -1;                              // the open flag's region
+  std::string open_text_;
+  std::vector<engine::Reading> question_options_;
+  std::chrono::steady_clock::time_point frame_time_;
+  int64_t frames_seen_ = 0, frames_observed_ = 0;
+  size_t coins_told_ = 0;                            // game().scores() already told
+};
+
+// A vision observation as the engine takes it.
+engine::ObservedBoard ToObserved(const vision::Observation& observation);
+
+}  // namespace swref::core
