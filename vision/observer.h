@@ -22,6 +22,7 @@
 #include <opencv2/core.hpp>
 
 #include "calibration/board_setup.h"
+#include "calibration/image_io.h"
 #include "calibration/token_model.h"
 #include "engine/map.h"
 #include "engine/result.h"
@@ -32,7 +33,7 @@ namespace swref::vision {
 // Receives a stage's intermediate image (name like "2-foreground") for debugging.
 using DebugSink = std::function<void(const std::string& name, const cv::Mat& image)>;
 
-inline constexpr int kMaxImageSide = 8192;  // larger frames are refused as bad_image (documented limit)
+inline constexpr int kMaxImageSide = calibration::kMaxImageSide;  // larger frames are refused as bad_image (docs: Limits)
 
 struct ObserverOptions {
   double foreground_threshold = 14;  // colour difference (Lab, after light matching) that counts as foreground
