@@ -15,7 +15,6 @@ using R = engine::Result<ImageHeader>;
 uint32_t Be16(std::string_view b, size_t at) { return static_cast<uint8_t>(b[at]) << 8 | static_cast<uint8_t>(b[at + 1]); }
 uint32_t Be32(std::string_view b, size_t at) { return Be16(b, at) << 16 | Be16(b, at + 2); }
 uint32_t Le16(std::string_view b, size_t at) { return static_cast<uint8_t>(b[at + 1]) << 8 | static_cast<uint8_t>(b[at]); }
-uint32_t Le24(std::string_view b, size_t at) { return static_cast<uint32_t>(static_cast<uint8_t>(b[at + 2])) << 16 | Le16(b, at); }
 uint32_t Le32(std::string_view b, size_t at) { return Le16(b, at + 2) << 16 | Le16(b, at); }
 
 R Truncated(const std::string& where, const char* format) { return R::Error(where + ": a truncated " + std::string(format) + " header"); }
@@ -79,28 +78,15 @@ R Pnm(std::string_view b, const std::string& where) {
   return ImageHeader{"pnm", {static_cast<int>(values[0]), static_cast<int>(values[1])}};
 }
 
-R Webp(std::string_view b, const std::string& where) {
-  if (b.size() < 30) return Truncated(where, "WebP");
-  const std::string_view chunk = b.substr(12, 4);
-  if (chunk == "VP8X") return ImageHeader{"webp", {static_cast<int>(Le24(b, 24)) + 1, static_cast<int>(Le24(b, 27)) + 1}};
-  if (chunk == "VP8L") {
-    const uint32_t bits = Le32(b, 21);
-    return ImageHeader{"webp", {static_cast<int>(bits & 0x3FFF) + 1, static_cast<int>((bits >> 14) & 0x3FFF) + 1}};
-  }
-  if (chunk == "VP8 ") return ImageHeader{"webp", {static_cast<int>(Le16(b, 26) & 0x3FFF), static_cast<int>(Le16(b, 28) & 0x3FFF)}};
-  return R::Error(where + ": a WebP of an unknown kind");
-}
-
 }  // namespace
 
 engine::Result<ImageHeader> PeekImageHeader(std::string_view b, const std::string& where) {
   if (b.empty()) return R::Error(where + ": the file is empty");
   if (b.size() >= 8 && b.substr(0, 8) == "\x89PNG\r\n\x1a\n") return Png(b, where);
   if (b.size() >= 3 && b.substr(0, 3) == "\xFF\xD8\xFF") return Jpeg(b, where);
-  if (b.size() >= 2 && (b.substr(0, 2) == "BM" || b.substr(0, 2) == "BA")) return Bmp(b, where);
+  if (b.size() >= 2 && b.substr(0, 2) == "BM") return Bmp(b, where);
   if (b.size() >= 3 && b[0] == 'P' && b[1] >= '1' && b[1] <= '6' && std::isspace(static_cast<unsigned char>(b[2]))) return Pnm(b, where);
-  if (b.size() >= 12 && b.substr(0, 4) == "RIFF" && b.substr(8, 4) == "WEBP") return Webp(b, where);
-  return R::Error(where + ": not a PNG, JPEG, BMP, PNM or WebP image");
+  return R::Error(where + ": not a PNG, JPEG, BMP or PNM image");
 }
 
 engine::Result<cv::Mat> DecodeImage(std::string_view bytes, int flags, const std::string& where, int max_side) {

@@ -1,8 +1,10 @@
 // Reading images that come from outside (camera frames, the reference photo, enrollment crops) with bounded cost:
 // the file's size is checked before it is read, and the picture's size is read from the file's header before
 // anything is decoded, so that a small file that declares a huge picture (a "decompression bomb") is refused
-// without allocating it. Formats: PNG, JPEG, BMP, PNM (P1-P6) and WebP; others are refused by name. The limits
-// are in docs/architecture.md, "Limits".
+// without allocating it. Formats: PNG, JPEG, BMP and PNM (P1-P6); others are refused. These four are the ones
+// whose OpenCV decoder is chosen by the same fixed signature we check, ahead of any other decoder: an input that
+// looked like WebP but that libwebp refused went on to OpenCV's DICOM and GDAL readers (found by fuzzing: GDCM
+// aborts the process on a 134-byte file, docs/fuzzing.md). The limits are in docs/architecture.md, "Limits".
 #pragma once
 
 #include <cstdint>
@@ -19,7 +21,7 @@ inline constexpr int kMaxImageSide = 8192;                          // px, eithe
 inline constexpr std::uintmax_t kMaxImageFileBytes = 128u << 20;    // 128 MiB
 
 struct ImageHeader {
-  std::string format;                // "png", "jpeg", "bmp", "pnm", "webp"
+  std::string format;                // "png", "jpeg", "bmp", "pnm"
   cv::Size size;                     // as the header declares it
 };
 

@@ -18,9 +18,9 @@ namespace swref::engine {
 
 inline constexpr int kMaxJsonDepth = 64;                             // arrays and objects inside each other
 inline constexpr std::uintmax_t kMaxJsonFileBytes = 1u << 20;        // 1 MiB: maps, layouts, setups, camera files
-inline constexpr std::uintmax_t kMaxRecordFileBytes = 16u << 20;     // 16 MiB: a game record (a real game: ~50 KB)
-inline constexpr std::uintmax_t kMaxTokenModelBytes = 16u << 20;     // 16 MiB: an enrolled token model (~40 kinds: ~4 MB)
-inline constexpr std::uintmax_t kMaxJsonLinesBytes = 256u << 20;     // 256 MiB: a JSON-lines file (observations)
+inline constexpr std::uintmax_t kMaxRecordFileBytes = 8u << 20;      // 8 MiB: a game record (a real game: ~50 KB)
+inline constexpr std::uintmax_t kMaxTokenModelBytes = 8u << 20;      // 8 MiB: an enrolled token model (36 kinds: ~1.5 MB)
+inline constexpr std::uintmax_t kMaxJsonLinesBytes = 64u << 20;      // 64 MiB: a JSON-lines file (observations)
 inline constexpr std::size_t kMaxJsonLineBytes = 4u << 20;           // 4 MiB: one line of it
 
 // "" when `text` nests arrays and objects at most kMaxJsonDepth deep (brackets inside strings do not count),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/, clang with ASan + UBSan, in build-fuzz/) and runs them on their seed corpora
 # (docs/fuzzing.md). Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]
-#   TARGET   map, layout, record, setup, camera, observation, token_model, crops, image (default: all, one after another)
+#   TARGET   map, layout, record, setup, camera, observation, token_model, crops, image, observe (default: all, in turn)
 #   SECONDS  time for each target (default 60)
 # New inputs that raise coverage go to build-fuzz/corpus/<target>/ (the seeds in fuzz/corpus/ are only read);
 # a crash, leak, timeout or out-of-memory stops the run with its reproducer in build-fuzz/artifacts/ and exit 1.
@@ -31,7 +31,7 @@ run() {  # one target: its own corpus copy, the seeds, the dictionary
   [ -f "fuzz/dict/$t.dict" ] && dict=(-dict="fuzz/dict/$t.dict")
   # Limits: 2 GiB of memory, 10 s for one input; -max_len keeps inputs near the seeds' size (64 KiB for images).
   local max_len=16384
-  [ "$t" = image ] || [ "$t" = crops ] && max_len=65536
+  case $t in image | observe | crops) max_len=65536 ;; esac
   echo "== fuzz_$t: ${seconds}s" >&2
   "$build/fuzz/fuzz_$t" "$corpus" "fuzz/corpus/$t" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
     -max_len=$max_len -print_final_stats=1 -artifact_prefix="$artifacts" ${FUZZ_ARGS:-} >"$build/fuzz_$t.log" 2>&1 || {

@@ -27,8 +27,9 @@ Observation Empty(const std::string& name, vision::Status status, int regions) {
   return o;
 }
 
-// The frame as 8-bit BGR, or a reason why it cannot be used.
-std::string Normalise(const cv::Mat& input, cv::Mat* frame) {
+}  // namespace
+
+std::string PrepareFrame(const cv::Mat& input, cv::Mat* frame) {
   if (input.empty() || input.cols < 64 || input.rows < 64) {
     return "the image is too small (" + std::to_string(input.cols) + "x" + std::to_string(input.rows) + "; at least 64x64)";
   }
@@ -43,8 +44,6 @@ std::string Normalise(const cv::Mat& input, cv::Mat* frame) {
   if (stddev[0] + stddev[1] + stddev[2] < 3) return "the image is blank (one flat colour)";
   return "";
 }
-
-}  // namespace
 
 engine::Result<Observer> Observer::Load(const std::string& setup_dir, const ObserverOptions& options) {
   using R = engine::Result<Observer>;
@@ -116,7 +115,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   reason_.clear();
   const int regions = map_->size();
   cv::Mat frame;
-  if (std::string why = Normalise(input, &frame); !why.empty()) {
+  if (std::string why = PrepareFrame(input, &frame); !why.empty()) {
     reason_ = why;
     return Empty(name, Status::kBadImage, regions);
   }

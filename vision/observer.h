@@ -117,6 +117,10 @@ class Observer {
 
 // --- the stages, for the observer and for their tests -------------------------------------------------------
 
+// Step 0: a decoded frame as 8-bit BGR in `frame` (3 channels as they are, grey and BGRA converted), or why it
+// cannot be used: too small (< 64 px a side), too large (> kMaxImageSide), not 8 bits, 2 channels, one flat colour.
+std::string PrepareFrame(const cv::Mat& input, cv::Mat* frame);
+
 // The connected components (8-connected) of a CV_8U mask for which `keep(area_px, index)` holds, as a new mask.
 cv::Mat KeepComponents(const cv::Mat& mask, const std::function<bool(int area_px, int index)>& keep);
 

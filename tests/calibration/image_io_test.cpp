@@ -27,7 +27,7 @@ cv::Mat Picture(int width, int height) {
 }
 
 TEST(PeekImageHeader, ReadsTheSizeOfEveryFormat) {
-  for (const std::string ext : {".png", ".jpg", ".bmp", ".ppm", ".pgm", ".webp"}) {
+  for (const std::string ext : {".png", ".jpg", ".bmp", ".ppm", ".pgm"}) {
     cv::Mat image = Picture(37, 23);
     if (ext == ".pgm") cv::cvtColor(image, image, cv::COLOR_BGR2GRAY);
     auto header = PeekImageHeader(Encode(ext, image), "x" + ext);
@@ -37,19 +37,30 @@ TEST(PeekImageHeader, ReadsTheSizeOfEveryFormat) {
     ASSERT_TRUE(decoded.ok()) << decoded.error();
     EXPECT_EQ(decoded->size(), cv::Size(37, 23)) << ext;
   }
-  std::vector<uchar> webp;
-  cv::imencode(".webp", Picture(41, 19), webp, {cv::IMWRITE_WEBP_QUALITY, 101});
-  EXPECT_EQ(PeekImageHeader({reinterpret_cast<const char*>(webp.data()), webp.size()}, "x.webp")->size, cv::Size(41, 19));
 }
 
 TEST(PeekImageHeader, RejectsXNamingTheFile) {
   EXPECT_EQ(PeekImageHeader("", "a.png").error(), "a.png: the file is empty");
-  EXPECT_EQ(PeekImageHeader("hello", "a.png").error(), "a.png: not a PNG, JPEG, BMP, PNM or WebP image");
-  EXPECT_EQ(PeekImageHeader(Encode(".tiff", Picture(8, 8)), "a.tif").error(), "a.tif: not a PNG, JPEG, BMP, PNM or WebP image");
+  EXPECT_EQ(PeekImageHeader("hello", "a.png").error(), "a.png: not a PNG, JPEG, BMP or PNM image");
+  EXPECT_EQ(PeekImageHeader(Encode(".tiff", Picture(8, 8)), "a.tif").error(), "a.tif: not a PNG, JPEG, BMP or PNM image");
+  EXPECT_EQ(PeekImageHeader(Encode(".webp", Picture(8, 8)), "a.webp").error(), "a.webp: not a PNG, JPEG, BMP or PNM image");
   EXPECT_EQ(PeekImageHeader(Encode(".png", Picture(8, 8)).substr(0, 20), "a.png").error(), "a.png: a truncated PNG header");
   EXPECT_EQ(PeekImageHeader(Encode(".jpg", Picture(8, 8)).substr(0, 40), "a.jpg").error(), "a.jpg: a truncated JPEG header");
   auto cut = DecodeImage(Encode(".jpg", Picture(64, 64)).substr(0, 400), cv::IMREAD_COLOR, "a.jpg");
   EXPECT_EQ(cut.error(), "a.jpg: not a readable image (a broken or truncated jpeg)");
+}
+
+// Found by fuzzing (fuzz/corpus/image/crash-webp-to-dicom.bin): a file that starts as a WebP but that libwebp
+// refuses was handed by cv::imdecode to the next decoder whose signature matched, OpenCV's DICOM reader (GDCM),
+// which aborted the process on an assert ("DICM" at offset 128). Only formats whose decoder OpenCV picks by the
+// signature we check are decoded now.
+TEST(DecodeImage, NeverReachesAnotherDecoder) {
+  std::string bytes = "RIFF\x1a\x01\0\0WEBPVP8 \x0e\x01\0\0" + std::string(128 - 20, '\0') + "DICM" + std::string(16, '\xff');
+  EXPECT_EQ(DecodeImage(bytes, cv::IMREAD_UNCHANGED, "x.webp").error(), "x.webp: not a PNG, JPEG, BMP or PNM image");
+  std::ifstream in(std::string(SWREF_SOURCE_DIR) + "/fuzz/corpus/image/crash-webp-to-dicom.bin", std::ios::binary);
+  const std::string reproducer((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(reproducer.size(), 134u);
+  EXPECT_EQ(DecodeImage(reproducer, cv::IMREAD_COLOR, "crash.bin").error(), "crash.bin: not a PNG, JPEG, BMP or PNM image");
 }
 
 // A small file that declares a huge picture is refused from its header: nothing of that size is allocated.

@@ -146,7 +146,7 @@ TEST(TokenModel, BadInputIsNamed) {
   fs::remove_all(dir / "goblins");
   fs::create_directories(dir / "orcs");
   std::ofstream(dir / "orcs" / "a.png") << "not an image";
-  EXPECT_EQ(ReadCropFolder(dir.string(), {}, 2).error(), (dir / "orcs" / "a.png").string() + ": not a PNG, JPEG, BMP, PNM or WebP image");
+  EXPECT_EQ(ReadCropFolder(dir.string(), {}, 2).error(), (dir / "orcs" / "a.png").string() + ": not a PNG, JPEG, BMP or PNM image");
   fs::remove_all(dir);
   EXPECT_NE(TokenModel::FromJson(nlohmann::json{{"format", "swref-tokens/1"}}, "m.json").error().find("m.json.format"), std::string::npos);
   nlohmann::json bad = {{"format", kTokenModelFormat}, {"polar", {{"rings", kRings}, {"angles", kAngles}, {"px_per_mm", kMatchPxPerMm}}},

@@ -50,7 +50,7 @@ TEST(ReadJsonFile, RecordAndMapFilesKeepTheirLimits) {
   std::ofstream(record) << "{}";
   fs::resize_file(record, kMaxRecordFileBytes + 1);  // sparse: nothing is written
   EXPECT_EQ(ReadRecordFile(record).error(),
-            record.string() + ": the record is " + std::to_string(kMaxRecordFileBytes + 1) + " bytes, more than the limit of 16777216 bytes");
+            record.string() + ": the record is " + std::to_string(kMaxRecordFileBytes + 1) + " bytes, more than the limit of 8388608 bytes");
   fs::remove(record);
   const fs::path map = Scratch("map.json");
   std::ofstream(map) << "{}";
