@@ -2,6 +2,9 @@
 
 #include "calibration/intrinsics.h"
 
+#include "calibration/image_io.h"
+#include "engine/json_input.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -509,8 +512,9 @@ R<BoardSetup> SetupBoard(const SetupRequest& q) {
   }
   auto map = engine::LoadMap(q.map, fs::current_path());
   if (!map) return R<BoardSetup>::Error(map.error());
-  cv::Mat reference = cv::imread(q.reference, cv::IMREAD_COLOR);
-  if (reference.empty()) return R<BoardSetup>::Error(q.reference + ": cannot read the reference photo");
+  auto read = ReadImageFile(q.reference, cv::IMREAD_COLOR);
+  if (!read) return R<BoardSetup>::Error(read.error());
+  cv::Mat reference = std::move(*read);
   if (!q.camera.empty()) {
     // With a calibrated camera everything downstream works on undistorted images: the reference is stored so.
     auto camera = ReadCameraFile(q.camera);
@@ -615,27 +619,59 @@ R<BoardSetup> SetupBoard(const SetupRequest& q) {
 
 R<BoardSetup> ReadSetup(const std::string& dir) {
   const fs::path d(dir);
-  std::ifstream in(d / "setup.json");
-  if (!in) return R<BoardSetup>::Error((d / "setup.json").string() + ": cannot open (is " + dir + " a setup folder? make one with `swref setup board`)");
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-  const std::string where = (d / "setup.json").string();
-  if (doc.is_discarded()) return R<BoardSetup>::Error(where + ": not valid JSON");
-  if (doc.value("format", "") != kSetupFormat) return R<BoardSetup>::Error(where + ".format: expected \"" + std::string(kSetupFormat) + "\"");
-  BoardSetup s;
-  try {
-    s.map = doc.at("map").get<std::string>();
-    const auto& h = doc.at("image_from_board");
-    for (int r = 0; r < 3; ++r) {
-      for (int c = 0; c < 3; ++c) s.pose.image_from_board(r, c) = h.at(r).at(c).get<double>();
-    }
-    s.pose.mode = doc.at("registration").get<std::string>() == "markers" ? Registration::kMarkers : Registration::kOutline;
-    s.pose.residual_px = doc.value("residual_px", 0.0);
-    s.reference_size = {doc.at("reference_size").at(0).get<int>(), doc.at("reference_size").at(1).get<int>()};
-    s.has_camera = doc.contains("camera") && !doc["camera"].is_null();
-  } catch (const nlohmann::json::exception& e) {
-    return R<BoardSetup>::Error(where + ": " + e.what());
+  if (!std::ifstream(d / "setup.json")) {
+    return R<BoardSetup>::Error((d / "setup.json").string() + ": cannot open (is " + dir + " a setup folder? make one with `swref setup board`)");
   }
-  auto layout = ReadLayoutFile((d / doc.value("layout", "layout.json")).string());
+  const std::string where = (d / "setup.json").string();
+  auto read = engine::ReadJsonFile(d / "setup.json", engine::kMaxJsonFileBytes, "setup file");
+  if (!read) return R<BoardSetup>::Error(read.error());
+  return ParseSetup(*read, dir, where);
+}
+
+R<BoardSetup> ParseSetup(const nlohmann::json& doc, const std::string& dir, const std::string& where) {
+  using nlohmann::json;
+  if (!doc.is_object()) return R<BoardSetup>::Error(where + ": expected a JSON object");
+  if (!doc.contains("format") || doc["format"] != kSetupFormat) return R<BoardSetup>::Error(where + ".format: expected \"" + std::string(kSetupFormat) + "\"");
+  BoardSetup s;
+  if (!doc.contains("map") || !doc["map"].is_string() || doc["map"].get<std::string>().empty())
+    return R<BoardSetup>::Error(where + ".map: expected a map name or path");
+  s.map = doc["map"].get<std::string>();
+  const json* h = doc.contains("image_from_board") ? &doc["image_from_board"] : nullptr;
+  if (!h || !h->is_array() || h->size() != 3) return R<BoardSetup>::Error(where + ".image_from_board: expected a 3x3 matrix");
+  for (int r = 0; r < 3; ++r) {
+    const json& row = (*h)[r];
+    if (!row.is_array() || row.size() != 3) return R<BoardSetup>::Error(where + ".image_from_board: expected a 3x3 matrix");
+    for (int c = 0; c < 3; ++c) {
+      if (!row[c].is_number() || !std::isfinite(row[c].get<double>()))
+        return R<BoardSetup>::Error(where + ".image_from_board[" + std::to_string(r) + "][" + std::to_string(c) + "]: expected a number");
+      s.pose.image_from_board(r, c) = row[c].get<double>();
+    }
+  }
+  if (!(std::abs(cv::determinant(s.pose.image_from_board)) > 1e-12)) return R<BoardSetup>::Error(where + ".image_from_board: the matrix is singular");
+  const std::string mode = doc.contains("registration") && doc["registration"].is_string() ? doc["registration"].get<std::string>() : "";
+  bool known = false;
+  for (Registration r : {Registration::kMarkers, Registration::kOutline, Registration::kFeatures})
+    if (mode == ToString(r)) s.pose.mode = r, known = true;
+  if (!known) return R<BoardSetup>::Error(where + ".registration: expected \"markers\", \"outline\" or \"features\"");
+  if (doc.contains("residual_px")) {
+    if (!doc["residual_px"].is_number() || !(doc["residual_px"].get<double>() >= 0)) return R<BoardSetup>::Error(where + ".residual_px: expected a number >= 0");
+    s.pose.residual_px = doc["residual_px"].get<double>();
+  }
+  const json* size = doc.contains("reference_size") ? &doc["reference_size"] : nullptr;
+  auto side = [](const json& v) { return v.is_number_integer() && v.get<int64_t>() > 0 && v.get<int64_t>() <= kMaxImageSide; };
+  if (!size || !size->is_array() || size->size() != 2 || !side((*size)[0]) || !side((*size)[1]))
+    return R<BoardSetup>::Error(where + ".reference_size: expected [width, height] in px, 1.." + std::to_string(kMaxImageSide) + " each");
+  s.reference_size = {(*size)[0].get<int>(), (*size)[1].get<int>()};
+  s.has_camera = doc.contains("camera") && !doc["camera"].is_null();
+  std::string layout_file = "layout.json";
+  if (doc.contains("layout")) {
+    // A file of the setup folder: a setup that names another path could make every later command read any file.
+    const std::string name = doc["layout"].is_string() ? doc["layout"].get<std::string>() : "";
+    if (name.empty() || name == "." || name == ".." || name.find_first_of("/\\") != std::string::npos)
+      return R<BoardSetup>::Error(where + ".layout: expected the name of a file in the setup folder");
+    layout_file = name;
+  }
+  auto layout = ReadLayoutFile((fs::path(dir) / layout_file).string());
   if (!layout) return R<BoardSetup>::Error(layout.error());
   s.layout = std::move(*layout);
   return s;

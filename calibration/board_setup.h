@@ -97,5 +97,7 @@ struct BoardSetup {
 // when a check fails.
 engine::Result<BoardSetup> SetupBoard(const SetupRequest& request);
 engine::Result<BoardSetup> ReadSetup(const std::string& dir);
+// setup.json already parsed (`where` names it in errors); the layout file it names is read from `dir`.
+engine::Result<BoardSetup> ParseSetup(const nlohmann::json& doc, const std::string& dir, const std::string& where);
 
 }  // namespace swref::calibration

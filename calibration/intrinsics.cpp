@@ -13,7 +13,9 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/image_io.h"
 #include "calibration/markers.h"
+#include "engine/json_input.h"
 
 namespace swref::calibration {
 
@@ -231,8 +233,9 @@ R Calibrate(const std::vector<std::string>& files, const std::string& target, co
   for (int i = 0; i < n; ++i) {
     ViewReport& view = model.views[i];
     view.file = files[i];
-    const cv::Mat gray = cv::imread(files[i], cv::IMREAD_GRAYSCALE);
-    if (gray.empty()) return R::Error(files[i] + ": cannot read the image (damaged or unsupported)");
+    auto read = ReadImageFile(files[i], cv::IMREAD_GRAYSCALE);
+    if (!read) return R::Error(read.error());
+    const cv::Mat gray = std::move(*read);
     sizes[i] = gray.size();
     ++size_count[{gray.cols, gray.rows}];
     view.reason = find(gray, &found[i]);
@@ -384,12 +387,12 @@ R ParseCamera(const nlohmann::json& doc, const std::string& where) {
     return R::Error(where + ".format: expected \"" + kCameraFormat + "\"");
   CameraModel m;
   const json* size = doc.contains("image_size") ? &doc["image_size"] : nullptr;
-  if (!size || !size->is_array() || size->size() != 2 || !(*size)[0].is_number_integer() ||
-      !(*size)[1].is_number_integer() || (*size)[0].get<int>() <= 0 || (*size)[1].get<int>() <= 0)
-    return R::Error(where + ".image_size: expected [width, height] in px");
+  auto side = [](const json& v) { return v.is_number_integer() && v.get<int64_t>() > 0 && v.get<int64_t>() <= kMaxImageSide; };
+  if (!size || !size->is_array() || size->size() != 2 || !side((*size)[0]) || !side((*size)[1]))
+    return R::Error(where + ".image_size: expected [width, height] in px, 1.." + std::to_string(kMaxImageSide) + " each");
   m.image_size = {(*size)[0].get<int>(), (*size)[1].get<int>()};
   auto number = [&](const char* key, bool positive, double* out) -> std::string {
-    if (!doc.contains(key) || !doc[key].is_number() || (positive && doc[key].get<double>() <= 0))
+    if (!doc.contains(key) || !doc[key].is_number() || !std::isfinite(doc[key].get<double>()) || (positive && doc[key].get<double>() <= 0))
       return where + "." + key + (positive ? ": expected a positive number" : ": expected a number");
     *out = doc[key].get<double>();
     return "";
@@ -409,7 +412,7 @@ R ParseCamera(const nlohmann::json& doc, const std::string& where) {
   if (!doc.contains("dist") || !doc["dist"].is_array() || doc["dist"].size() != 5)
     return R::Error(where + ".dist: expected [k1, k2, p1, p2, k3]");
   for (size_t k = 0; k < 5; ++k) {
-    if (!doc["dist"][k].is_number()) return R::Error(where + ".dist[" + std::to_string(k) + "]: expected a number");
+    if (!doc["dist"][k].is_number() || !std::isfinite(doc["dist"][k].get<double>())) return R::Error(where + ".dist[" + std::to_string(k) + "]: expected a number");
     m.dist.push_back(doc["dist"][k].get<double>());
   }
   if (doc.contains("aspect_ratio")) {
@@ -422,7 +425,7 @@ R ParseCamera(const nlohmann::json& doc, const std::string& where) {
     if (!sd.is_object()) return R::Error(where + ".sd: expected {\"fx\", \"fy\", \"cx\", \"cy\"} in px");
     const char* keys[] = {"fx", "fy", "cx", "cy"};
     for (int i = 0; i < 4; ++i) {
-      if (!sd.contains(keys[i]) || !sd[keys[i]].is_number() || sd[keys[i]].get<double>() < 0)
+      if (!sd.contains(keys[i]) || !sd[keys[i]].is_number() || !(sd[keys[i]].get<double>() >= 0) || !std::isfinite(sd[keys[i]].get<double>()))
         return R::Error(where + ".sd." + keys[i] + ": expected a number >= 0");
       m.sd[i] = sd[keys[i]].get<double>();
     }
@@ -439,12 +442,12 @@ R ParseCamera(const nlohmann::json& doc, const std::string& where) {
       if (!v.contains("used") || !v["used"].is_boolean()) return R::Error(place + ".used: expected true or false");
       view.used = v["used"].get<bool>();
       if (v.contains("error_px") && !v["error_px"].is_null()) {
-        if (!v["error_px"].is_number() || v["error_px"].get<double>() < 0)
+        if (!v["error_px"].is_number() || !(v["error_px"].get<double>() >= 0) || !std::isfinite(v["error_px"].get<double>()))
           return R::Error(place + ".error_px: expected a number >= 0 or null");
         view.error_px = v["error_px"].get<double>();
       }
       if (v.contains("corners")) {
-        if (!v["corners"].is_number_integer() || v["corners"].get<int>() < 0)
+        if (!v["corners"].is_number_integer() || v["corners"].get<int64_t>() < 0 || v["corners"].get<int64_t>() > INT32_MAX)
           return R::Error(place + ".corners: expected an integer >= 0");
         view.corners = v["corners"].get<int>();
       }
@@ -459,11 +462,9 @@ R ParseCamera(const nlohmann::json& doc, const std::string& where) {
 }
 
 R ReadCameraFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return R::Error(path + ": cannot open the camera file");
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-  if (doc.is_discarded()) return R::Error(path + ": not valid JSON");
-  return ParseCamera(doc, path);
+  auto doc = engine::ReadJsonFile(path, engine::kMaxJsonFileBytes, "camera file");
+  if (!doc) return R::Error(doc.error());
+  return ParseCamera(*doc, path);
 }
 
 std::string WriteCameraFile(const CameraModel& model, const std::string& path) {

@@ -1,8 +1,11 @@
 #include "calibration/layout.h"
 
+#include <cmath>
 #include <fstream>
 
 #include <opencv2/imgproc.hpp>
+
+#include "engine/json_input.h"
 
 namespace swref::calibration {
 namespace {
@@ -13,23 +16,33 @@ using R = engine::Result<Layout>;
 bool ReadPoint(const json& v, cv::Point2d* p) {
   if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) return false;
   *p = {v[0].get<double>(), v[1].get<double>()};
-  return true;
+  return std::isfinite(p->x) && std::isfinite(p->y);  // a document built in code may hold infinities
+}
+
+// An integer id in lo..hi (an unsigned or floating JSON number is not an id).
+bool ReadId(const json& v, int64_t lo, int64_t hi, int64_t* out) {
+  if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi))) return false;
+  *out = v.get<int64_t>();
+  return *out >= lo && *out <= hi;
 }
 
 std::string ParseMarkers(const json& m, const std::string& place, const Layout& layout, LayoutMarkers* out) {
   if (!m.is_object()) return place + ": expected an object";
-  out->dictionary = m.value("dictionary", std::string("DICT_4X4_50"));
-  if (!m.contains("size_mm") || !m["size_mm"].is_number() || m["size_mm"].get<double>() <= 0) return place + ".size_mm: expected a positive number";
+  if (m.contains("dictionary")) {
+    if (!m["dictionary"].is_string()) return place + ".dictionary: expected a dictionary name";
+    out->dictionary = m["dictionary"].get<std::string>();
+  }
+  const double max_size = std::min(layout.board_mm.width, layout.board_mm.height);
+  if (!m.contains("size_mm") || !m["size_mm"].is_number() || !(m["size_mm"].get<double>() > 0) || !(m["size_mm"].get<double>() <= max_size))
+    return place + ".size_mm: expected a positive number no larger than the board";
   out->size_mm = m["size_mm"].get<double>();
   if (!m.contains("corners") || !m["corners"].is_object()) return place + ".corners: expected an object {\"id\": [x, y]}";
+  if (m["corners"].size() > kMaxLayoutMarkers) return place + ".corners: more than " + std::to_string(kMaxLayoutMarkers) + " markers";
   for (auto& [key, value] : m["corners"].items()) {
     cv::Point2d p;
-    int id = -1;
-    try {
-      id = std::stoi(key);
-    } catch (...) {
+    if (key.empty() || key.size() > 4 || key.find_first_not_of("0123456789") != std::string::npos)
       return place + ".corners: \"" + key + "\" is not a marker id";
-    }
+    const int id = std::stoi(key);
     if (!ReadPoint(value, &p)) return place + ".corners." + key + ": expected [x, y] in mm";
     if (p.x < 0 || p.y < 0 || p.x + out->size_mm > layout.board_mm.width + 1e-6 || p.y + out->size_mm > layout.board_mm.height + 1e-6)
       return place + ".corners." + key + ": the marker does not fit on the board";
@@ -42,17 +55,21 @@ std::string ParseMarkers(const json& m, const std::string& place, const Layout& 
 
 R ParseLayout(const json& doc, const std::string& where) {
   if (!doc.is_object()) return R::Error(where + ": expected a JSON object");
-  if (doc.value("format", "") != kLayoutFormat) return R::Error(where + ".format: expected \"" + kLayoutFormat + "\"");
+  if (!doc.contains("format") || doc["format"] != kLayoutFormat) return R::Error(where + ".format: expected \"" + kLayoutFormat + "\"");
   Layout layout;
   if (!doc.contains("map") || !doc["map"].is_string()) return R::Error(where + ".map: expected a map name or path");
   layout.map = doc["map"].get<std::string>();
   cv::Point2d size;
-  if (!doc.contains("board_mm") || !ReadPoint(doc["board_mm"], &size) || size.x <= 0 || size.y <= 0)
-    return R::Error(where + ".board_mm: expected [width, height] in mm");
+  if (!doc.contains("board_mm") || !ReadPoint(doc["board_mm"], &size) || size.x < 1 || size.y < 1 || size.x > kMaxBoardSideMm ||
+      size.y > kMaxBoardSideMm)
+    return R::Error(where + ".board_mm: expected [width, height] in mm, 1.." + std::to_string(static_cast<int>(kMaxBoardSideMm)) + " each");
   layout.board_mm = {size.x, size.y};
   if (!doc.contains("regions") || !doc["regions"].is_array() || doc["regions"].empty()) return R::Error(where + ".regions: expected a non-empty array");
   const json& regions = doc["regions"];
+  if (regions.size() > static_cast<size_t>(engine::kMaxRegions))
+    return R::Error(where + ".regions: " + std::to_string(regions.size()) + " regions, more than the limit of " + std::to_string(engine::kMaxRegions));
   const int n = static_cast<int>(regions.size());
+  size_t points = 0;
   layout.regions.assign(n, {});
   std::vector<bool> seen(n, false);
   constexpr double kSlack = 1.0;  // mm a point may lie outside the board
@@ -60,12 +77,14 @@ R ParseLayout(const json& doc, const std::string& where) {
     const std::string place = where + ".regions[" + std::to_string(i) + "]";
     const json& r = regions[i];
     if (!r.is_object() || !r.contains("id") || !r["id"].is_number_integer()) return R::Error(place + ".id: expected an integer");
-    const int id = r["id"].get<int>();
-    if (id < 0 || id >= n) return R::Error(place + ".id: " + std::to_string(id) + " is out of range 0.." + std::to_string(n - 1));
+    int64_t id = -1;
+    if (!ReadId(r["id"], 0, n - 1, &id)) return R::Error(place + ".id: " + r["id"].dump() + " is out of range 0.." + std::to_string(n - 1));
     if (seen[id]) return R::Error(place + ".id: " + std::to_string(id) + " is used twice");
     seen[id] = true;
     if (!r.contains("polygon") || !r["polygon"].is_array() || r["polygon"].size() < 3)
       return R::Error(place + ".polygon: expected at least 3 points [x, y]");
+    points += r["polygon"].size();
+    if (points > kMaxLayoutPoints) return R::Error(where + ".regions: more than " + std::to_string(kMaxLayoutPoints) + " polygon points in all");
     for (size_t k = 0; k < r["polygon"].size(); ++k) {
       cv::Point2d p;
       if (!ReadPoint(r["polygon"][k], &p)) return R::Error(place + ".polygon[" + std::to_string(k) + "]: expected [x, y] in mm");
@@ -83,11 +102,9 @@ R ParseLayout(const json& doc, const std::string& where) {
 }
 
 R ReadLayoutFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return R::Error(path + ": cannot open the layout");
-  json doc = json::parse(in, nullptr, false);
-  if (doc.is_discarded()) return R::Error(path + ": not valid JSON");
-  return ParseLayout(doc, path);
+  auto doc = engine::ReadJsonFile(path, engine::kMaxJsonFileBytes, "layout");
+  if (!doc) return R::Error(doc.error());
+  return ParseLayout(*doc, path);
 }
 
 nlohmann::ordered_json ToJson(const Layout& layout) {

@@ -19,6 +19,9 @@
 namespace swref::calibration {
 
 inline constexpr const char* kLayoutFormat = "smallworld-layout/1";
+inline constexpr double kMaxBoardSideMm = 2000;     // a board side, mm (the official boards: 600-800 mm)
+inline constexpr size_t kMaxLayoutPoints = 200000;  // polygon points over all regions (the assist's: ~5,000)
+inline constexpr size_t kMaxLayoutMarkers = 16;     // corner markers
 
 struct LayoutMarkers {
   std::string dictionary = "DICT_4X4_50";

@@ -243,13 +243,6 @@ KindTemplate MakeTemplate(const std::string& kind, std::vector<Photo>& photos, c
   return t;
 }
 
-std::string Hex(const cv::Mat& mask) {  // a binary mask row by row, '0'/'1'
-  std::string s;
-  for (int y = 0; y < mask.rows; ++y)
-    for (int x = 0; x < mask.cols; ++x) s += mask.at<uchar>(y, x) ? '1' : '0';
-  return s;
-}
-
 }  // namespace
 
 cv::Mat MatchLab(const cv::Mat& bgr) {
@@ -582,119 +575,6 @@ std::vector<std::pair<std::string, std::string>> TokenModel::LookAlikes(double r
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
-nlohmann::json TokenModel::ToJson() const {
-  nlohmann::json doc;
-  doc["format"] = kTokenModelFormat;
-  doc["polar"] = {{"rings", kRings}, {"angles", kAngles}, {"radius_mm", PolarSpec{}.radius_mm}, {"px_per_mm", kPpm}};
-  doc["kinds"] = nlohmann::json::array();
-  for (const KindTemplate& t : kinds_) {
-    doc["kinds"].push_back({{"kind", t.kind},
-                            {"size_mm", t.size_mm},
-                            {"photos", t.photos},
-                            {"typical_error", t.typical_error},
-                            {"mean", t.mean},
-                            {"weight", t.weight},
-                            {"footprint", {{"side", t.footprint.cols}, {"bits", Hex(t.footprint)}}}});
-  }
-  return doc;
-}
-
-engine::Result<TokenModel> TokenModel::FromJson(const nlohmann::json& doc, const std::string& where) {
-  using R = engine::Result<TokenModel>;
-  try {
-    if (!doc.is_object() || doc.value("format", "") != kTokenModelFormat) {
-      return R::Error(where + ".format: expected \"" + kTokenModelFormat + "\" (enroll the tokens again with this version)");
-    }
-    const auto& polar = doc.at("polar");
-    if (polar.at("rings").get<int>() != kRings || polar.at("angles").get<int>() != kAngles || polar.at("px_per_mm").get<double>() != kPpm) {
-      return R::Error(where + ".polar: made with another sampling grid; enroll the tokens again");
-    }
-    const auto& kinds = doc.at("kinds");
-    if (!kinds.is_array() || kinds.empty()) return R::Error(where + ".kinds: expected a non-empty array");
-    TokenModel m;
-    for (size_t i = 0; i < kinds.size(); ++i) {
-      const std::string at = where + ".kinds[" + std::to_string(i) + "]";
-      const auto& k = kinds[i];
-      KindTemplate t;
-      t.kind = k.at("kind").get<std::string>();
-      t.size_mm = k.at("size_mm").get<double>();
-      t.photos = k.at("photos").get<int>();
-      t.typical_error = k.at("typical_error").get<double>();
-      t.mean = k.at("mean").get<std::vector<float>>();
-      t.weight = k.at("weight").get<std::vector<float>>();
-      if (t.mean.size() != static_cast<size_t>(kPolarSize) || t.weight.size() != t.mean.size()) {
-        return R::Error(at + ".mean: expected " + std::to_string(kPolarSize) + " samples in mean and weight");
-      }
-      if (!(t.size_mm > 1 && t.size_mm < 200) || !(t.typical_error > 0)) return R::Error(at + ": size_mm or typical_error out of range");
-      for (float w : t.weight)
-        if (!(w >= 0) || !std::isfinite(w)) return R::Error(at + ".weight: expected finite weights >= 0");
-      const int side = k.at("footprint").at("side").get<int>();
-      const std::string bits = k.at("footprint").at("bits").get<std::string>();
-      if (side < 3 || side > 1001 || side % 2 == 0 || bits.size() != static_cast<size_t>(side) * side) {
-        return R::Error(at + ".footprint: expected an odd side and side*side bits");
-      }
-      t.footprint = cv::Mat(side, side, CV_8U);
-      for (int j = 0; j < side * side; ++j) t.footprint.data[j] = bits[j] == '1' ? 255 : 0;
-      m.kinds_.push_back(std::move(t));
-    }
-    m.Derive();
-    return m;
-  } catch (const nlohmann::json::exception& e) {
-    return R::Error(where + ": " + e.what());
-  }
-}
-
-engine::Result<std::vector<EnrollPatch>> ReadCropFolder(const std::string& dir, const std::vector<std::string>& known_kinds,
-                                                        double board_px_per_mm) {
-  namespace fs = std::filesystem;
-  using R = engine::Result<std::vector<EnrollPatch>>;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return R::Error(dir + ": not a folder (expected DIR/<token kind>/*.png)");
-  std::vector<fs::path> folders;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.is_directory()) folders.push_back(e.path());
-  std::sort(folders.begin(), folders.end());
-  std::vector<EnrollPatch> out;
-  for (const fs::path& folder : folders) {
-    const std::string kind = folder.filename().string();
-    if (!known_kinds.empty() && std::find(known_kinds.begin(), known_kinds.end(), kind) == known_kinds.end()) {
-      return R::Error(folder.string() + ": '" + kind + "' is not a token kind (a race id, race id + _decline, lost_tribe or a piece id)");
-    }
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(folder, ec)) {
-      std::string ext = e.path().extension().string();
-      std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-      if (e.is_regular_file() && (ext == ".png" || ext == ".jpg" || ext == ".jpeg")) files.push_back(e.path());
-    }
-    std::sort(files.begin(), files.end());
-    if (files.empty()) return R::Error(folder.string() + ": no .png or .jpg crops in it");
-    std::vector<EnrollPatch> kind_patches;
-    std::vector<double> sizes;
-    for (const fs::path& f : files) {
-      EnrollPatch p;
-      p.kind = kind;
-      p.where = f.string();
-      p.bgr = cv::imread(f.string(), cv::IMREAD_COLOR);
-      if (p.bgr.empty()) return R::Error(f.string() + ": cannot read the image");
-      if (p.bgr.cols < 16 || p.bgr.rows < 16) {
-        return R::Error(f.string() + ": the crop is too small (" + std::to_string(p.bgr.cols) + "x" + std::to_string(p.bgr.rows) + "; at least 16x16)");
-      }
-      sizes.push_back(2.0 / 3.0 * std::min(p.bgr.cols, p.bgr.rows) / board_px_per_mm);
-      kind_patches.push_back(std::move(p));
-    }
-    // The crop convention (the token spans 2/3 of the side) gives each crop's own scale once the kind's size is
-    // known; the size is the median over its crops at the board's scale.
-    std::nth_element(sizes.begin(), sizes.begin() + sizes.size() / 2, sizes.end());
-    const double size_mm = sizes[sizes.size() / 2];
-    for (EnrollPatch& p : kind_patches) {
-      p.px_per_mm = 2.0 / 3.0 * std::min(p.bgr.cols, p.bgr.rows) / size_mm;
-      out.push_back(std::move(p));
-    }
-  }
-  if (out.empty()) return R::Error(dir + ": no kind folders (expected DIR/<token kind>/*.png)");
   return out;
 }
 

@@ -27,6 +27,10 @@
 namespace swref::calibration {
 
 inline constexpr const char* kTokenModelFormat = "swref-tokens/2";
+inline constexpr size_t kMaxKinds = 256;                 // kinds in a model (the game has 36)
+inline constexpr size_t kMaxCrops = 10000;               // crops in a crop folder (a good enrollment: ~10 a kind)
+inline constexpr int kMaxCropSide = 1024;                // px, either side of a crop
+inline constexpr size_t kMaxCropPixels = 128000000;      // all crops of a folder together (384 MB decoded)
 
 struct KindTemplate {
   std::string kind;

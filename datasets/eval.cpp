@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
 #include "engine/components.h"
+#include "engine/json_input.h"
 
 namespace swref::datasets {
 namespace {
@@ -129,14 +131,22 @@ engine::Result<std::vector<vision::Observation>> ReadObservations(const std::str
   using R = engine::Result<std::vector<vision::Observation>>;
   std::ifstream in(path);
   if (!in) return R::Error(path + ": cannot open");
+  std::error_code ec;
+  if (const auto size = std::filesystem::file_size(path, ec); !ec && size > engine::kMaxJsonLinesBytes) {
+    return R::Error(path + ": " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(engine::kMaxJsonLinesBytes) + " bytes");
+  }
   std::vector<vision::Observation> out;
   std::string line;
+  size_t total = 0;
   for (int n = 1; std::getline(in, line); ++n) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string where = path + ":" + std::to_string(n);
-    nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
-    if (doc.is_discarded()) return R::Error(where + ": not valid JSON");
-    auto obs = vision::ParseObservation(doc, where);
+    total += line.size() + 1;
+    if (total > engine::kMaxJsonLinesBytes) return R::Error(where + ": the file is longer than the limit of " + std::to_string(engine::kMaxJsonLinesBytes) + " bytes");
+    if (line.size() > engine::kMaxJsonLineBytes) return R::Error(where + ": a line longer than the limit of " + std::to_string(engine::kMaxJsonLineBytes) + " bytes");
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    auto doc = engine::ParseJsonText(line, where);
+    if (!doc) return R::Error(doc.error());
+    auto obs = vision::ParseObservation(*doc, where);
     if (!obs) return R::Error(obs.error());
     out.push_back(std::move(*obs));
   }

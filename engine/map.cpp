@@ -9,6 +9,7 @@
 
 #include "engine/builtin_maps.h"
 #include "engine/components.h"
+#include "engine/json_input.h"
 #include "engine/planarity.h"
 
 namespace swref::engine {
@@ -241,11 +242,10 @@ MapResult LoadMap(const std::string& name, const std::filesystem::path& base_dir
   if (BuiltinMapText(name) != nullptr) return BuiltinMap(name);
   std::filesystem::path path(name);
   if (path.is_relative()) path = base_dir / path;
-  std::ifstream in(path);
-  if (!in) return MapResult::Error(path.string() + ": cannot open the map file (built-in maps: 2p, 3p, 4p, 5p)");
-  json doc = json::parse(in, nullptr, false);
-  if (doc.is_discarded()) return MapResult::Error(path.string() + ": not valid JSON");
-  auto parsed = ParseMap(doc, path.string());
+  if (!std::ifstream(path)) return MapResult::Error(path.string() + ": cannot open the map file (built-in maps: 2p, 3p, 4p, 5p)");
+  auto doc = ReadJsonFile(path, kMaxJsonFileBytes, "map file");
+  if (!doc) return MapResult::Error(doc.error());
+  auto parsed = ParseMap(*doc, path.string());
   if (parsed.ok()) std::const_pointer_cast<Map>(parsed.value())->key = name;
   return parsed;
 }

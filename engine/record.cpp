@@ -5,6 +5,8 @@
 #include <fstream>
 #include <set>
 
+#include "engine/json_input.h"
+
 namespace swref::engine {
 namespace {
 
@@ -353,11 +355,9 @@ Result<Record> ParseRecord(const json& doc) {
 }
 
 Result<Record> ReadRecordFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Result<Record>::Error(path.string() + ": cannot open the record");
-  json doc = json::parse(in, nullptr, false);
-  if (doc.is_discarded()) return Result<Record>::Error(path.string() + ": not valid JSON");
-  auto rec = ParseRecord(doc);
+  auto doc = ReadJsonFile(path, kMaxRecordFileBytes, "record");
+  if (!doc) return Result<Record>::Error(doc.error());
+  auto rec = ParseRecord(*doc);
   if (!rec) return Result<Record>::Error(path.string() + ": " + rec.error());
   return rec;
 }

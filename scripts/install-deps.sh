@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages swref builds with (compiler, CMake, OpenCV with contrib/ArUco, Qt 6, JSON,
-# CLI11, OpenSSL, GoogleTest, Google Benchmark) and Xvfb for the GUI tests. Uses sudo when not run as root.
+# CLI11, OpenSSL, GoogleTest, Google Benchmark), Xvfb for the GUI tests, and clang with its sanitizer and libFuzzer
+# runtimes for the fuzz targets (scripts/fuzz.sh; llvm gives llvm-symbolizer for their stack traces). Uses sudo when
+# not run as root.
 set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
@@ -9,6 +11,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libssl-dev libcairo2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth python3
+  clang libclang-rt-14-dev llvm
 )
 as_root=()
 [ "$(id -u)" = 0 ] || as_root=(sudo)

@@ -2,8 +2,11 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 
 #include "engine/components.h"
+#include "engine/map.h"
 
 namespace swref::vision {
 namespace {
@@ -19,6 +22,12 @@ template <typename T>
 engine::Result<T> Field(const nlohmann::json& obj, const char* key, const std::string& where) {
   auto it = obj.find(key);
   if (it == obj.end()) return engine::Result<T>::Error(where + ": missing \"" + key + "\"");
+  if constexpr (std::is_same_v<T, int>) {
+    // An integer in int's range: nlohmann would cast a float or a large number, out of range that is undefined.
+    if (!it->is_number_integer() || (it->is_number_unsigned() && it->template get<uint64_t>() > INT32_MAX) ||
+        it->template get<int64_t>() < INT32_MIN || it->template get<int64_t>() > INT32_MAX)
+      return engine::Result<T>::Error(where + "." + key + ": expected an integer");
+  }
   try {
     return it->get<T>();
   } catch (const nlohmann::json::exception&) {
@@ -101,10 +110,13 @@ engine::Result<Observation> ParseObservation(const nlohmann::json& doc, const st
   if (doc.contains("ms")) {
     auto ms = Field<double>(doc, "ms", where);
     if (!ms) return R::Error(ms.error());
+    if (!std::isfinite(*ms) || *ms < 0) return R::Error(where + ".ms: expected a number >= 0");
     obs.ms = *ms;
   }
   auto regions = doc.find("regions");
   if (regions == doc.end() || !regions->is_array()) return R::Error(where + ".regions: expected an array");
+  if (regions->size() > static_cast<size_t>(engine::kMaxRegions))
+    return R::Error(where + ".regions: more than " + std::to_string(engine::kMaxRegions) + " regions");
   for (size_t i = 0; i < regions->size(); ++i) {
     const nlohmann::json& rj = (*regions)[i];
     const std::string at = where + ".regions[" + std::to_string(i) + "]";
@@ -132,7 +144,7 @@ engine::Result<Observation> ParseObservation(const nlohmann::json& doc, const st
       for (const auto& [key, value] : pieces->items()) {
         auto piece = engine::PieceFromId(key);
         if (!piece || *piece == engine::Piece::kLostTribe) return R::Error(at + ".pieces." + key + ": unknown piece");
-        if (!value.is_number_integer() || value.get<int>() < 0)
+        if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<int64_t>() > INT32_MAX)
           return R::Error(at + ".pieces." + key + ": expected a count >= 0");
         if (value.get<int>() > 0) r.pieces[key] = value.get<int>();
       }

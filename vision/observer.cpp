@@ -9,6 +9,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/intrinsics.h"
+#include "engine/json_input.h"
 
 namespace swref::vision {
 namespace fs = std::filesystem;
@@ -26,8 +27,9 @@ Observation Empty(const std::string& name, vision::Status status, int regions) {
   return o;
 }
 
-// The frame as 8-bit BGR, or a reason why it cannot be used.
-std::string Normalise(const cv::Mat& input, cv::Mat* frame) {
+}  // namespace
+
+std::string PrepareFrame(const cv::Mat& input, cv::Mat* frame) {
   if (input.empty() || input.cols < 64 || input.rows < 64) {
     return "the image is too small (" + std::to_string(input.cols) + "x" + std::to_string(input.rows) + "; at least 64x64)";
   }
@@ -43,8 +45,6 @@ std::string Normalise(const cv::Mat& input, cv::Mat* frame) {
   return "";
 }
 
-}  // namespace
-
 engine::Result<Observer> Observer::Load(const std::string& setup_dir, const ObserverOptions& options) {
   using R = engine::Result<Observer>;
   auto setup = calibration::ReadSetup(setup_dir);
@@ -52,17 +52,16 @@ engine::Result<Observer> Observer::Load(const std::string& setup_dir, const Obse
   auto map = engine::LoadMap(setup->map, setup_dir);
   if (!map) return R::Error(map.error());
   const fs::path model_path = fs::path(setup_dir) / "tokens" / "model.json";
-  std::ifstream in(model_path);
-  if (!in) return R::Error(model_path.string() + ": no token model; enroll the tokens first (`swref enroll --setup " + setup_dir + " ...`)");
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-  if (doc.is_discarded()) return R::Error(model_path.string() + ": not valid JSON");
-  auto model = calibration::TokenModel::FromJson(doc, model_path.string());
+  if (!std::ifstream(model_path)) return R::Error(model_path.string() + ": no token model; enroll the tokens first (`swref enroll --setup " + setup_dir + " ...`)");
+  auto doc = engine::ReadJsonFile(model_path, engine::kMaxTokenModelBytes, "token model");
+  if (!doc) return R::Error(doc.error());
+  auto model = calibration::TokenModel::FromJson(*doc, model_path.string());
   if (!model) return R::Error(model.error());
   const fs::path ref_path = fs::path(setup_dir) / "reference.png";
-  cv::Mat reference = cv::imread(ref_path.string(), cv::IMREAD_COLOR);
-  if (reference.empty()) return R::Error(ref_path.string() + ": cannot read the reference photo");
+  auto reference = calibration::ReadImageFile(ref_path.string(), cv::IMREAD_COLOR);
+  if (!reference) return R::Error(reference.error());
   const bool has_camera = setup->has_camera;
-  Observer observer(std::move(*setup), *map, std::move(*model), std::move(reference), options);
+  Observer observer(std::move(*setup), *map, std::move(*model), std::move(*reference), options);
   if (has_camera) {
     auto camera = calibration::ReadCameraFile((fs::path(setup_dir) / "camera.json").string());
     if (!camera) return R::Error(camera.error());
@@ -114,19 +113,14 @@ Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::
 
 Observation Observer::ObserveFile(const std::string& path, const std::string& name) {
   const auto start = Clock::now();
-  std::error_code ec;
-  const auto size = fs::file_size(path, ec);
-  if (ec || size == 0) {
-    reason_ = ec ? "cannot read the file" : "the file is empty";
-    return Empty(name, Status::kBadImage, map_->size());
-  }
-  cv::Mat frame = cv::imread(path, cv::IMREAD_UNCHANGED);
+  // The header's size is checked before decoding: a small file cannot make the decoder allocate a huge picture.
+  auto frame = calibration::ReadImageFile(path, cv::IMREAD_UNCHANGED, kMaxImageSide);
   const double decode = Ms(start, Clock::now());
-  if (frame.empty()) {
-    reason_ = "not a readable image (unknown format or truncated)";
+  if (!frame) {
+    reason_ = frame.error();
     return Empty(name, Status::kBadImage, map_->size());
   }
-  Observation o = Observe(frame, name);
+  Observation o = Observe(*frame, name);
   times_.decode = decode;
   return o;
 }
@@ -138,7 +132,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   reason_.clear();
   const int regions = map_->size();
   cv::Mat frame;
-  if (std::string why = Normalise(input, &frame); !why.empty()) {
+  if (std::string why = PrepareFrame(input, &frame); !why.empty()) {
     reason_ = why;
     return Empty(name, Status::kBadImage, regions);
   }

@@ -22,6 +22,7 @@
 #include <opencv2/core.hpp>
 
 #include "calibration/board_setup.h"
+#include "calibration/image_io.h"
 #include "calibration/token_model.h"
 #include "engine/map.h"
 #include "engine/result.h"
@@ -32,7 +33,7 @@ namespace swref::vision {
 // Receives a stage's intermediate image (name like "2-foreground") for debugging.
 using DebugSink = std::function<void(const std::string& name, const cv::Mat& image)>;
 
-inline constexpr int kMaxImageSide = 8192;  // larger frames are refused as bad_image (documented limit)
+inline constexpr int kMaxImageSide = calibration::kMaxImageSide;  // larger frames are refused as bad_image (docs: Limits)
 
 struct ObserverOptions {
   double foreground_threshold = 14;  // colour difference (Lab, after light matching) that counts as foreground
@@ -146,6 +147,10 @@ class Observer {
 };
 
 // --- the stages, for the observer and for their tests -------------------------------------------------------
+
+// Step 0: a decoded frame as 8-bit BGR in `frame` (3 channels as they are, grey and BGRA converted), or why it
+// cannot be used: too small (< 64 px a side), too large (> kMaxImageSide), not 8 bits, 2 channels, one flat colour.
+std::string PrepareFrame(const cv::Mat& input, cv::Mat* frame);
 
 // The connected components (8-connected) of a CV_8U mask for which `keep(area_px, index)` holds, as a new mask.
 cv::Mat KeepComponents(const cv::Mat& mask, const std::function<bool(int area_px, int index)>& keep);

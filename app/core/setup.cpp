@@ -7,6 +7,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/image_io.h"
 #include "calibration/mat.h"
 #include "engine/components.h"
 
@@ -93,8 +94,9 @@ engine::Result<EnrollReport> EnrollFromMat(const std::string& setup_dir, const s
   std::vector<calibration::EnrollPatch> patches;
   int group = 0;
   auto add = [&](const std::string& path, bool turned) -> std::string {
-    const cv::Mat photo = cv::imread(path, cv::IMREAD_COLOR);
-    if (photo.empty()) return path + ": cannot read the photo";
+    auto image = calibration::ReadImageFile(path, cv::IMREAD_COLOR);
+    if (!image) return image.error();
+    const cv::Mat photo = std::move(*image);
     auto read = calibration::ReadMatPhoto(photo, mat, path);
     if (!read) return read.error();
     const auto empty = calibration::EmptyCellMessages(*read, path);

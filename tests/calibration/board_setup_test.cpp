@@ -205,6 +205,38 @@ TEST(FindOverlaps, NamesOverlappingRegions) {
   EXPECT_NE(o[0].find("regions 2 and 3 overlap by"), std::string::npos) << o[0];
 }
 
+// A "format" or "layout" that is not a string threw out of ReadSetup (the try covered only part of the fields); a
+// reference_size of 1e300 was cast to int (undefined). A setup.json could also name any file as its layout
+// ("/dev/stdin" blocks every later command).
+TEST(ParseSetup, RejectsXNamingTheField) {
+  const nlohmann::json good = nlohmann::json::parse(R"({"format": "swref-setup/1", "map": "2p", "layout": "layout.json",
+      "registration": "markers", "reference_size": [640, 480], "image_from_board": [[1, 0, 5], [0, 1, 7], [0, 0, 1]]})");
+  struct Case {
+    std::string pointer;
+    nlohmann::json value;
+    std::string error;
+  };
+  const Case cases[] = {
+      {"/format", 1, "s.json.format: expected \"swref-setup/1\""},
+      {"/layout", 3, "s.json.layout: expected the name of a file in the setup folder"},
+      {"/layout", "/dev/stdin", "s.json.layout: expected the name of a file in the setup folder"},
+      {"/layout", "../other/layout.json", "s.json.layout: expected the name of a file in the setup folder"},
+      {"/reference_size/0", 1e300, "s.json.reference_size: expected [width, height] in px, 1..8192 each"},
+      {"/image_from_board/1", {0, 1}, "s.json.image_from_board: expected a 3x3 matrix"},
+      {"/image_from_board/1/1", "1", "s.json.image_from_board[1][1]: expected a number"},
+      {"/image_from_board/0", {0, 0, 0}, "s.json.image_from_board: the matrix is singular"},
+      {"/registration", "magic", "s.json.registration: expected \"markers\", \"outline\" or \"features\""},
+  };
+  for (const Case& c : cases) {
+    nlohmann::json doc = good;
+    doc[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    auto s = ParseSetup(doc, "/nonexistent", "s.json");
+    ASSERT_FALSE(s.ok()) << c.pointer;
+    EXPECT_EQ(s.error(), c.error);
+  }
+  EXPECT_EQ(ParseSetup(good, "/nonexistent", "s.json").error(), "/nonexistent/layout.json: cannot open the layout");
+}
+
 TEST(SetupBoard, WritesASetupFolderAndReadsItBack) {
   const auto t = Table("2p", true);
   const fs::path dir = fs::temp_directory_path() / ("swref_setup_" + std::to_string(::getpid()));

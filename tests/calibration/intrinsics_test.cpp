@@ -333,7 +333,10 @@ TEST(CameraFile, ErrorsNameTheFileAndField) {
   const Case cases[] = {
       {"/format", "swref-camera/2", "camera.json.format: expected \"swref-camera/1\""},
       {"/format", 1, "camera.json.format: expected \"swref-camera/1\""},
-      {"/image_size", {640}, "camera.json.image_size: expected [width, height] in px"},
+      {"/image_size", {640}, "camera.json.image_size: expected [width, height] in px, 1..8192 each"},
+      // An image size beyond int was cast to int: 4294967297 became 1.
+      {"/image_size/0", 4294967297LL, "camera.json.image_size: expected [width, height] in px, 1..8192 each"},
+      {"/image_size/1", 8193, "camera.json.image_size: expected [width, height] in px, 1..8192 each"},
       {"/fx", -3, "camera.json.fx: expected a positive number"},
       {"/cy", "240", "camera.json.cy: expected a number"},
       {"/dist", {0, 0, 0, 0}, "camera.json.dist: expected [k1, k2, p1, p2, k3]"},

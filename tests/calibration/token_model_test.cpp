@@ -146,13 +146,62 @@ TEST(TokenModel, BadInputIsNamed) {
   fs::remove_all(dir / "goblins");
   fs::create_directories(dir / "orcs");
   std::ofstream(dir / "orcs" / "a.png") << "not an image";
-  EXPECT_EQ(ReadCropFolder(dir.string(), {}, 2).error(), (dir / "orcs" / "a.png").string() + ": cannot read the image");
+  EXPECT_EQ(ReadCropFolder(dir.string(), {}, 2).error(), (dir / "orcs" / "a.png").string() + ": not a PNG, JPEG, BMP or PNM image");
   fs::remove_all(dir);
   EXPECT_NE(TokenModel::FromJson(nlohmann::json{{"format", "swref-tokens/1"}}, "m.json").error().find("m.json.format"), std::string::npos);
   nlohmann::json bad = {{"format", kTokenModelFormat}, {"polar", {{"rings", kRings}, {"angles", kAngles}, {"px_per_mm", kMatchPxPerMm}}},
                         {"kinds", {{{"kind", "orcs"}, {"size_mm", 25}, {"photos", 1}, {"typical_error", 2}, {"mean", {1, 2}}, {"weight", {1, 2}},
                                     {"footprint", {{"side", 3}, {"bits", "111111111"}}}}}}};
   EXPECT_EQ(TokenModel::FromJson(bad, "m.json").error(), "m.json.kinds[0].mean: expected " + std::to_string(kPolarSize) + " samples in mean and weight");
+}
+
+// Numbers were read with nlohmann's get<int>, a cast that is undefined for 1e300; a "format" that is not a string
+// threw out of the parser; 1e300 in the samples became infinity as a float.
+TEST(TokenModel, FromJsonRefusesOutOfRangeNumbers) {
+  nlohmann::json good = {{"format", kTokenModelFormat}, {"polar", {{"rings", kRings}, {"angles", kAngles}, {"px_per_mm", kMatchPxPerMm}}},
+                         {"kinds", {{{"kind", "orcs"}, {"size_mm", 25}, {"photos", 1}, {"typical_error", 2},
+                                     {"mean", std::vector<float>(kPolarSize, 50)}, {"weight", std::vector<float>(kPolarSize, 1)},
+                                     {"footprint", {{"side", 3}, {"bits", "111111111"}}}}}}};
+  ASSERT_TRUE(TokenModel::FromJson(good, "m.json").ok());
+  struct Case {
+    std::string pointer;
+    nlohmann::json value;
+    std::string error;
+  };
+  const Case cases[] = {
+      {"/format", 2, "m.json.format: expected \"swref-tokens/2\" (enroll the tokens again with this version)"},
+      {"/polar/rings", 1e300, "m.json.polar: made with another sampling grid; enroll the tokens again"},
+      {"/kinds/0/photos", 1e300, "m.json.kinds[0]: size_mm, typical_error or photos missing or out of range"},
+      {"/kinds/0/size_mm", 1e300, "m.json.kinds[0]: size_mm, typical_error or photos missing or out of range"},
+      {"/kinds/0/mean/7", 1e300, "m.json.kinds[0].mean: expected " + std::to_string(kPolarSize) + " samples in mean and weight"},
+      {"/kinds/0/footprint/side", 3e9, "m.json.kinds[0].footprint: expected an odd side and side*side bits"},
+      {"/kinds/0", 5, "m.json.kinds[0]: expected an object"},
+  };
+  for (const Case& c : cases) {
+    nlohmann::json doc = good;
+    doc[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    auto model = TokenModel::FromJson(doc, "m.json");
+    ASSERT_FALSE(model.ok()) << c.pointer;
+    EXPECT_EQ(model.error(), c.error);
+  }
+}
+
+// The crop folder's limits (docs/architecture.md, Limits): a crop's side, and a header that declares a huge
+// picture is refused before anything is decoded.
+TEST(ReadCropFolder, EnforcesTheLimits) {
+  const fs::path dir = fs::temp_directory_path() / ("swref_cropslimits_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "orcs");
+  cv::imwrite((dir / "orcs" / "wide.png").string(), cv::Mat(16, kMaxCropSide + 1, CV_8UC3, cv::Scalar(1, 2, 3)));
+  EXPECT_EQ(ReadCropFolder(dir.string(), {}, 2).error(), (dir / "orcs" / "wide.png").string() + ": the picture is " +
+                                                             std::to_string(kMaxCropSide + 1) + "x16, larger than the limit of " +
+                                                             std::to_string(kMaxCropSide) + " pixels a side");
+  fs::remove(dir / "orcs" / "wide.png");
+  // A PNG whose header says 100000 x 100000 (30 GB decoded) in 33 bytes.
+  const unsigned char bomb[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 2, 0, 0, 0, 0, 0, 0, 0};
+  std::ofstream(dir / "orcs" / "bomb.png", std::ios::binary).write(reinterpret_cast<const char*>(bomb), sizeof bomb);
+  EXPECT_NE(ReadCropFolder(dir.string(), {}, 2).error().find("100000x100000, larger than the limit"), std::string::npos);
+  fs::remove_all(dir);
 }
 
 }  // namespace

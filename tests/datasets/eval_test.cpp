@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/json_input.h"
+
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -67,6 +69,16 @@ TEST(ReadObservations, NamesTheFileAndLineOfABadLine) {
   EXPECT_EQ(r.error(), path + ":2: not valid JSON");
   std::filesystem::remove(path);
   EXPECT_EQ(ReadObservations("/nonexistent/o.jsonl").error(), "/nonexistent/o.jsonl: cannot open");
+}
+
+// The limits of an observations file (docs/architecture.md, Limits): nesting, and the length of a line.
+TEST(ReadObservations, EnforcesTheLimits) {
+  const std::string path = std::filesystem::temp_directory_path() / ("swref_obslim_" + std::to_string(::getpid()) + ".jsonl");
+  std::ofstream(path) << "{\"image\": " << std::string(100000, '[') << std::string(100000, ']') << "}\n";
+  EXPECT_EQ(ReadObservations(path).error(), path + ":1: JSON nested deeper than 64 levels");
+  std::ofstream(path) << vision::ToJson(Truth("a.jpg")).dump() << "\n\"" << std::string(engine::kMaxJsonLineBytes, 'x') << "\"\n";
+  EXPECT_EQ(ReadObservations(path).error(), path + ":2: a line longer than the limit of 4194304 bytes");
+  std::filesystem::remove(path);
 }
 
 }  // namespace

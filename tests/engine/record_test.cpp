@@ -96,6 +96,16 @@ TEST(ParseRecord, RejectsXNamingTheField) {
   EXPECT_EQ(ErrorOf(json::array()), "record: expected a JSON object");
 }
 
+// The documented limit on a record's actions (docs/architecture.md, Limits); its file size: json_input_test.cpp.
+TEST(ParseRecord, RejectsMoreActionsThanTheLimit) {
+  json doc = Minimal();
+  doc["actions"] = json::array();
+  for (size_t i = 0; i <= kMaxRecordActions; ++i) doc["actions"].push_back({{"player", "Ann"}, {"do", "end_turn"}});
+  EXPECT_EQ(ParseRecord(doc).error(), "record.actions: more than 100000 actions");
+  doc["actions"].erase(doc["actions"].size() - 1);
+  EXPECT_TRUE(ParseRecord(doc).ok());
+}
+
 TEST(ParseRecord, UnknownAllyIsARuleMatterNotMalformed) {
   json doc = Minimal();
   doc["actions"][5]["target"] = "Cid";

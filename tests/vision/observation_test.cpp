@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/components.h"
+#include "engine/map.h"
 
 namespace swref::vision {
 namespace {
@@ -60,6 +61,24 @@ TEST(Observation, ParseErrorsNameTheField) {
   EXPECT_EQ(ParseObservation(doc, "x").error(), "x.regions[0].pieces.castle: unknown piece");
   doc = nlohmann::json::parse(R"({"status": "ok", "regions": []})");
   EXPECT_EQ(ParseObservation(doc, "x").error(), "x: missing \"image\"");
+}
+
+// Integers were read with nlohmann's get<int>, which casts a float (1e300) or a large integer without a check:
+// undefined behaviour, or a silently wrapped count.
+TEST(Observation, RejectsNumbersOutOfRange) {
+  const char* lines[] = {
+      R"({"image": "a.jpg", "status": "ok", "regions": [{"id": 1e300, "tokens": 1}]})",
+      R"({"image": "a.jpg", "status": "ok", "regions": [{"id": 0, "tokens": 4294967297}]})",
+      R"({"image": "a.jpg", "status": "ok", "regions": [{"id": 0, "tokens": 1, "lost_tribe": -1e300}]})",
+  };
+  const char* errors[] = {"x.regions[0].id: expected an integer", "x.regions[0].tokens: expected an integer",
+                          "x.regions[0].lost_tribe: expected an integer"};
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(ParseObservation(nlohmann::json::parse(lines[i]), "x").error(), errors[i]);
+  auto pieces = nlohmann::json::parse(R"({"image": "a.jpg", "status": "ok", "regions": [{"id": 0, "tokens": 0, "pieces": {"hero": 4294967297}}]})");
+  EXPECT_EQ(ParseObservation(pieces, "x").error(), "x.regions[0].pieces.hero: expected a count >= 0");
+  nlohmann::json many = {{"image", "a.jpg"}, {"status", "ok"}, {"regions", nlohmann::json::array()}};
+  for (int i = 0; i <= engine::kMaxRegions; ++i) many["regions"].push_back({{"id", i}, {"tokens", 0}});
+  EXPECT_EQ(ParseObservation(many, "x").error(), "x.regions: more than 250 regions");
 }
 
 }  // namespace

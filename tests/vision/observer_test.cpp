@@ -82,7 +82,12 @@ TEST(Observer, BadFramesAreReportedNeverACrash) {
   cv::imencode(".jpg", cv::Mat(480, 640, CV_8UC3, cv::Scalar(10, 200, 30)), jpeg);
   std::ofstream(dir / "cut.jpg", std::ios::binary).write(reinterpret_cast<const char*>(jpeg.data()), 200);
   std::ofstream(dir / "text.jpg") << "hello";
-  for (const char* f : {"empty.jpg", "cut.jpg", "text.jpg", "missing.jpg"}) {
+  // A PNG whose header declares 60000 x 60000 (10 GB decoded) in 33 bytes: refused before decoding.
+  const unsigned char bomb[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0xea, 0x60, 0, 0, 0xea, 0x60, 8, 2, 0, 0, 0, 0, 0, 0, 0};
+  std::ofstream(dir / "bomb.png", std::ios::binary).write(reinterpret_cast<const char*>(bomb), sizeof bomb);
+  EXPECT_EQ(obs.ObserveFile((dir / "bomb.png").string(), "bomb.png").status, Status::kBadImage);
+  EXPECT_EQ(obs.last_reason(), (dir / "bomb.png").string() + ": the picture is 60000x60000, larger than the limit of 8192 pixels a side");
+  for (const char* f : {"empty.jpg", "cut.jpg", "text.jpg", "missing.jpg", "bomb.png"}) {
     const Observation o = obs.ObserveFile((dir / f).string(), f);
     EXPECT_EQ(o.status, Status::kBadImage) << f;
     EXPECT_FALSE(obs.last_reason().empty()) << f;

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, clang with ASan + UBSan, in build-fuzz/) and runs them on their seed corpora
+# (docs/fuzzing.md). Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]
+#   TARGET   map, layout, record, setup, camera, observation, token_model, crops, image, observe (default: all, in turn)
+#   SECONDS  time for each target (default 60)
+# New inputs that raise coverage go to build-fuzz/corpus/<target>/ (the seeds in fuzz/corpus/ are only read);
+# a crash, leak, timeout or out-of-memory stops the run with its reproducer in build-fuzz/artifacts/ and exit 1.
+# FUZZ_JOBS=N runs N targets at once (default 1: the machine is shared). FUZZ_ARGS adds libFuzzer options.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:-all}
+seconds=${2:-60}
+build=${FUZZ_BUILD_DIR:-build-fuzz}
+jobs=${FUZZ_JOBS:-1}
+
+if [ ! -f "$build/build.ninja" ]; then
+  # RelWithDebInfo at -O1 keeps the asserts (no NDEBUG): an invariant broken by an input is a crash found.
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DSWREF_FUZZ=ON -DSWREF_BUILD_GUI=OFF -DSWREF_BUILD_TESTS=OFF \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null
+fi
+all=$(cd fuzz && ls *_fuzz.cpp | sed 's/_fuzz\.cpp$//')
+if [ "$target" = all ]; then targets=$all; else targets=$target; fi
+for t in $targets; do
+  echo "$all" | grep -qx "$t" || { echo "fuzz.sh: no target '$t' (targets: $(echo $all))" >&2; exit 2; }
+done
+cmake --build "$build" --target $(for t in $targets; do echo "fuzz_$t"; done)
+
+run() {  # one target: its own corpus copy, the seeds, the dictionary
+  local t=$1 corpus="$build/corpus/$1" artifacts="$build/artifacts/$1/" dict=()
+  mkdir -p "$corpus" "$artifacts"
+  [ -f "fuzz/dict/$t.dict" ] && dict=(-dict="fuzz/dict/$t.dict")
+  # Limits: 2 GiB of memory, 10 s for one input; -max_len keeps inputs near the seeds' size (64 KiB for images).
+  local max_len=16384
+  case $t in image | observe | crops) max_len=65536 ;; esac
+  echo "== fuzz_$t: ${seconds}s" >&2
+  "$build/fuzz/fuzz_$t" "$corpus" "fuzz/corpus/$t" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    -max_len=$max_len -print_final_stats=1 -artifact_prefix="$artifacts" ${FUZZ_ARGS:-} >"$build/fuzz_$t.log" 2>&1 || {
+    tail -n 60 "$build/fuzz_$t.log" >&2
+    echo "fuzz.sh: fuzz_$t FAILED (log: $build/fuzz_$t.log, reproducer: $artifacts)" >&2
+    return 1
+  }
+  grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb" "$build/fuzz_$t.log" | tr '\n' ' ' >&2
+  grep -E "^#[0-9]+.*(DONE|pulse|NEW|REDUCE)" "$build/fuzz_$t.log" | tail -n 1 | sed 's/^/\n  last: /' >&2
+  echo >&2
+}
+
+status=0
+if [ "$jobs" -le 1 ]; then
+  for t in $targets; do run "$t" || status=1; done
+else
+  pids=()
+  for t in $targets; do
+    run "$t" & pids+=($!)
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 1; done
+  done
+  for p in "${pids[@]}"; do wait "$p" || status=1; done
+fi
+exit $status
