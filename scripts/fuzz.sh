@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/, clang with ASan + UBSan, in build-fuzz/) and runs them on their seed corpora
 # (docs/fuzzing.md). Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]
-#   TARGET   map, layout, record, setup, camera, observation, token_model, crops, image, observe (default: all, in turn)
+#   TARGET   map, layout, record, setup, camera, observation, token_model, crops, events, image, observe (default: all, in turn)
 #   SECONDS  time for each target (default 60)
 # New inputs that raise coverage go to build-fuzz/corpus/<target>/ (the seeds in fuzz/corpus/ are only read);
 # a crash, leak, timeout or out-of-memory stops the run with its reproducer in build-fuzz/artifacts/ and exit 1.

@@ -1,8 +1,7 @@
 #include "app/core/table_events.h"
 
-#include <filesystem>
-#include <fstream>
 
+#include "engine/json_input.h"
 #include "engine/observed.h"
 
 namespace swref::core {
@@ -55,7 +54,7 @@ engine::Result<TableEvent> ParseTableEvent(const nlohmann::json& doc, const std:
   } else if (what == "take_back") {
     e.type = EventType::kTakeBack;
   } else if (what == "answer") {
-    if (!doc.contains("option") || !IsInt(doc["option"]) || doc["option"].get<int64_t>() < 0) {
+    if (!doc.contains("option") || !IsInt(doc["option"]) || doc["option"].get<int64_t>() < 0 || doc["option"].get<int64_t>() > 1000) {
       return R::Error(where + ".option: expected the number of the option chosen (0, 1, ...)");
     }
     e.type = EventType::kAnswer;
@@ -100,22 +99,22 @@ engine::Result<TableEvent> ParseTableEvent(const nlohmann::json& doc, const std:
 
 engine::Result<std::vector<TableEvent>> ReadEventsFile(const std::string& path) {
   using RV = engine::Result<std::vector<TableEvent>>;
-  std::error_code ec;
-  const auto bytes = std::filesystem::file_size(path, ec);
-  if (ec) return RV::Error(path + ": cannot read the events file (" + ec.message() + ")");
-  if (bytes > kMaxEventsFileBytes) return RV::Error(path + ": " + std::to_string(bytes) + " bytes; an events file may have at most 16 MiB");
-  std::ifstream in(path);
-  if (!in) return RV::Error(path + ": cannot open");
+  auto bytes = engine::ReadFileBytes(path, kMaxEventsFileBytes, "events file");
+  if (!bytes) return RV::Error(bytes.error());
   std::vector<TableEvent> out;
-  std::string line;
   int64_t last = -1;
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+  size_t start = 0;
+  for (int n = 1; start < bytes->size(); ++n) {
+    size_t end = bytes->find('\n', start);
+    if (end == std::string::npos) end = bytes->size();
+    const std::string_view line = std::string_view(*bytes).substr(start, end - start);
+    start = end + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     const std::string where = path + ":" + std::to_string(n);
     if (out.size() >= kMaxEvents) return RV::Error(where + ": more than " + std::to_string(kMaxEvents) + " events");
-    const nlohmann::json doc = nlohmann::json::parse(line, nullptr, false);
-    if (doc.is_discarded()) return RV::Error(where + ": not valid JSON");
-    auto e = ParseTableEvent(doc, where);
+    auto doc = engine::ParseJsonText(line, where);
+    if (!doc) return RV::Error(doc.error());
+    auto e = ParseTableEvent(*doc, where);
     if (!e) return RV::Error(e.error());
     if (e->after_frame < last) {
       return RV::Error(where + ".after_frame: " + std::to_string(e->after_frame) + " comes before the previous event's " + std::to_string(last) +

@@ -68,7 +68,7 @@ TEST(TableEvents, FileErrorsNameTheLine) {
   auto ok = ReadEventsFile(path);
   ASSERT_TRUE(ok) << ok.error();
   EXPECT_EQ(ok->size(), 1u);
-  EXPECT_NE(ReadEventsFile((dir / "missing.jsonl").string()).error().find("cannot read the events file"), std::string::npos);
+  EXPECT_NE(ReadEventsFile((dir / "missing.jsonl").string()).error().find("cannot open the events file"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
