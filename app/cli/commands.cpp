@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -36,7 +37,7 @@ struct CommandInfo {
 // The commands of this version, in the order `swref help` lists them.
 constexpr CommandInfo kCommands[] = {
     {"demo", "swref demo [--seed N] [--record-out FILE] [--keep DIR] [--verbose] [--rules-only]", "a complete 2-player game refereed from the table camera's frames: each turn's coins, the two illegal conquests flagged with their reasons, the final scores against the script's (--rules-only: the rules engine alone)"},
-    {"referee", "swref referee --setup SETUP (--camera N | --video F | --images DIR) [--events F] --game GAME.json --record OUT.json [--resume]", "referee a game from a camera, a video or photos: commit what the board shows, flag illegal conquests, ask when unsure, tally every turn; the record is written as the game goes (docs/referee.md)"},
+    {"referee", "swref referee --setup SETUP (--camera N | --video F | --images DIR) [--events F] (--game GAME.json | --resume) --record OUT.json [--quiet]", "referee a game from a camera, a video or photos: commit what the board shows, flag illegal conquests, ask when unsure, tally every turn; the record is written as the game goes (docs/referee.md)"},
     {"play", "swref play RECORD [--pretty]", "replay a game record, standard or SoloPlay (docs/record.md, docs/solo.md): verdict of every action, coins of every turn, final board (solo: opposition, end items, rating), as JSON"},
     {"verify", "swref verify RECORD", "prove a record unedited: its hash chain, its actions against the journal, the replay against every recorded verdict and tally; print the final scores. Exit 0 verified, 1 tampered (naming the first bad entry), 2 unreadable, 3 no journal"},
     {"report", "swref report RECORD... --out DIR", "per game an HTML page, the coins-by-turn chart (PNG, SVG), CSV of turns, flags and ranking; several records: a tournament table (docs/report.md)"},
@@ -49,7 +50,7 @@ constexpr CommandInfo kCommands[] = {
     {"observe", "swref observe --setup SETUP IMAGE... [--debug-dir DIR]", "one Observation JSON line per image: every region's race, side, count (certain or a lower bound), pieces"},
     {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
     {"print targets", "swref print markers|charuco|mat --out FILE.pdf [--paper a4|letter]", "the board's corner markers, a ChArUco calibration board, the token enrollment mat, at true scale with instructions"},
-    {"bench", "swref bench [engine|scene] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms"},
+    {"bench", "swref bench [engine|scene|referee] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms; the referee on injected games from camera frames (flag precision and recall, exact tallies, still frame to verdict ms)"},
     {"help", "swref help [COMMAND]", "this overview, or one command's options"},
     {"version", "swref version", "print the version"},
 };
@@ -76,8 +77,8 @@ void PrintOverview() {
             << "`swref dataset generate` and `swref dataset demo` make synthetic camera photos with exact truth;\n"
             << "`swref print tokens` prints the stand-in token set.\n"
             << "A camera table: print markers and a calibration board, `calibrate camera`, `setup board`, `enroll`, then\n"
-            << "`observe`. The observer is a first version, not yet accurate enough to referee; live refereeing\n"
-            << "(`swref referee`) is not in this version yet.\n";
+            << "`swref referee` follows the game from the camera (or a video, or photos) and the players' events, asking\n"
+            << "when it is unsure (docs/referee.md). The camera still misreads some tokens: expect its questions.\n";
 }
 
 int RunPlay(const std::string& path, bool pretty) {
@@ -262,7 +263,7 @@ int RunSceneBench(const core::SceneBenchOptions& options, bool json) {
 }
 
 int RunBench(const std::string& which, const core::EngineBenchOptions& options, bool json) {
-  if (which != "engine" && which != "all") return Fail("bench: unknown benchmark \"" + which + "\" (engine, scene)");
+  if (which != "engine" && which != "all") return Fail("bench: unknown benchmark \"" + which + "\" (engine, scene, referee)");
   if (auto problem = options.Check(); !problem.empty()) return Fail("bench: " + problem);
   ProgressBar bar("bench engine");
   const core::EngineBenchReport r = core::RunEngineBench(options, [&](int done, int total) { bar.Update(done, total); });
@@ -347,7 +348,7 @@ int Main(int argc, char** argv) {
   std::string bench_which = "all";
   core::EngineBenchOptions bench_options;
   bool bench_json = false;
-  bench->add_option("WHICH", bench_which, "engine, scene (default: all)");
+  bench->add_option("WHICH", bench_which, "engine, scene, referee (default: all = engine and scene)");
   bench->add_option("--games", bench_options.games, "random games to play (default 2000)");
   bench->add_option("--seed", bench_options.seed, "first game's seed (default 1)");
   bench->add_option("--map", bench_options.map, "map of the random games (default 4p)");
@@ -454,6 +455,18 @@ int Main(int argc, char** argv) {
 
   core::SceneBenchOptions scene_bench;
   bench->add_option("--scenes", scene_bench.scenes, "scene: scenes to time (default 40)");
+  core::RefereeBenchOptions referee_bench;
+  std::string referee_bench_maps, referee_bench_size;
+  bool referee_bench_no_demo = false;
+  bench->add_option("--maps", referee_bench_maps, "referee: the maps of the injected games, in turn (default 2p,3p,4p,5p)");
+  bench->add_option("--size", referee_bench_size, "referee: the camera's frame WIDTHxHEIGHT (default 1920x1080)");
+  bench->add_flag("--no-demo", referee_bench_no_demo, "referee: only the injected games, not the demo game");
+  // `referee` is also a top-level command, which CLI11 would take it for: here it is bench's own subcommand, the
+  // options after it going to bench.
+  auto* bench_referee = bench->add_subcommand("referee", "the referee on injected games from camera frames");
+  bench_referee->fallthrough();
+  bool bench_verbose = false;
+  bench->add_flag("--verbose", bench_verbose, "referee: print every notice of the referee, game by game");
 
   try {
     app.parse(argc, argv);
@@ -505,7 +518,20 @@ int Main(int argc, char** argv) {
     } else if (*bench) {
       if (bench->count("--seed") > 0) scene_bench.seed = bench_options.seed;
       if (bench->count("--map") > 0) scene_bench.map = bench_options.map;
-      if (bench_which == "scene") {
+      if (bench->got_subcommand(bench_referee)) {
+        if (bench->count("--games") > 0) referee_bench.games = bench_options.games;
+        if (bench->count("--seed") > 0) referee_bench.seed = bench_options.seed;
+        if (!referee_bench_maps.empty()) {
+          referee_bench.maps.clear();
+          std::stringstream list(referee_bench_maps);
+          for (std::string m; std::getline(list, m, ',');) referee_bench.maps.push_back(m);
+        }
+        if (!referee_bench_size.empty() && !ParseSize(referee_bench_size, &referee_bench.frame)) return Fail("bench referee: --size: expected WIDTHxHEIGHT, e.g. 1920x1080");
+        referee_bench.demo = !referee_bench_no_demo;
+        if (bench_verbose) referee_bench.on_notice = [](const std::string& game, const core::Notice& n) { PrintRefereeNotice(game, n); };
+        if (auto problem = referee_bench.Check(); !problem.empty()) return Fail("bench referee: " + problem);
+        exit_code = RunRefereeBench(referee_bench, bench_json);
+      } else if (bench_which == "scene") {
         if (auto problem = scene_bench.Check(); !problem.empty()) return Fail("bench scene: " + problem);
         exit_code = RunSceneBench(scene_bench, bench_json);
       } else {

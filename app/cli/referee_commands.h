@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/core/camera_demo.h"
+#include "app/core/referee_bench.h"
 #include "app/core/referee_session.h"
 
 namespace swref::cli {
@@ -23,5 +24,9 @@ int RunReferee(const RefereeCommand& command);
 
 // The camera demo. Exit codes: 0 refereed and equal to the script; 1 a difference or a failure.
 int RunCameraDemo(core::CameraDemoOptions options, bool verbose);
+// One notice of a refereed game, prefixed with its name.
+void PrintRefereeNotice(const std::string& game, const core::Notice& n);
+// `swref bench referee`.
+int RunRefereeBench(const core::RefereeBenchOptions& options, bool json);
 
 }  // namespace swref::cli

@@ -51,11 +51,16 @@ nlohmann::json Corrections(const engine::ObservedBoard& seen, const engine::Obse
 }  // namespace
 
 engine::Result<CameraDemoReport> RunCameraDemo(const CameraDemoOptions& options, const DemoProgress& progress) {
+  auto script = RunDemo(options.seed);
+  if (!script) return engine::Result<CameraDemoReport>::Error(script.error());
+  return RefereeScript(*script, options, progress);
+}
+
+engine::Result<CameraDemoReport> RefereeScript(const DemoReport& scripted, const CameraDemoOptions& options, const DemoProgress& progress) {
   using R = engine::Result<CameraDemoReport>;
   CameraDemoReport report;
-  auto script = RunDemo(options.seed);
-  if (!script) return R::Error(script.error());
-  report.script = *script;
+  report.script = scripted;
+  const DemoReport* script = &report.script;
 
   // The work folder: the table's photos and material, the setup, the record.
   const bool temporary = options.work_dir.empty();
@@ -163,18 +168,33 @@ engine::Result<CameraDemoReport> RunCameraDemo(const CameraDemoOptions& options,
     report.differences.push_back("the referee tallied " + std::to_string(report.turns.size()) + " turns, the script " + std::to_string(script->turns.size()));
   }
   for (size_t i = 0; i < report.turns.size() && i < script->turns.size(); ++i) {
-    if (report.turns[i].coins.total() != script->turns[i].coins.total() || report.turns[i].player != script->turns[i].player) {
+    const engine::CoinBreakdown& a = report.turns[i].coins;
+    const engine::CoinBreakdown& b = script->turns[i].coins;
+    const bool exact = a.regions == b.regions && a.race == b.race && a.power == b.power && report.turns[i].player == script->turns[i].player;
+    report.turns_exact += exact;
+    if (!exact) {
       report.differences.push_back("round " + std::to_string(script->turns[i].round) + ", " + script->turns[i].player + ": referee " +
                                    std::to_string(report.turns[i].coins.total()) + " coins, script " + std::to_string(script->turns[i].coins.total()));
     }
   }
-  if (report.flags.size() != script->flags.size()) {
-    report.differences.push_back("the referee flagged " + std::to_string(report.flags.size()) + " conquests, the script " + std::to_string(script->flags.size()));
+  // Flags: each of the referee's matched with the script's illegal conquest of the same turn and region.
+  std::vector<bool> used(script->flags.size(), false);
+  for (const DemoFlag& f : report.flags) {
+    bool found = false;
+    for (size_t i = 0; i < script->flags.size() && !found; ++i) {
+      const DemoFlag& want = script->flags[i];
+      if (used[i] || want.round != f.round || want.player != f.player || want.region != f.region) continue;
+      used[i] = found = true;
+      ++report.flags_matched;
+      if (want.code == f.code) ++report.flags_same_code;
+    }
+    if (!found) report.differences.push_back("round " + std::to_string(f.round) + ", " + f.player + ": a flag on region " + std::to_string(f.region) + " (" + f.code + ") the script does not have");
   }
-  for (size_t i = 0; i < report.flags.size() && i < script->flags.size(); ++i) {
-    if (report.flags[i].code != script->flags[i].code || report.flags[i].region != script->flags[i].region) {
-      report.differences.push_back("flag " + std::to_string(i + 1) + ": referee " + report.flags[i].code + " on region " + std::to_string(report.flags[i].region) +
-                                   ", script " + script->flags[i].code + " on region " + std::to_string(script->flags[i].region));
+  for (size_t i = 0; i < script->flags.size(); ++i) {
+    if (!used[i]) {
+      const DemoFlag& want = script->flags[i];
+      report.differences.push_back("round " + std::to_string(want.round) + ", " + want.player + ": the illegal conquest of region " + std::to_string(want.region) + " (" +
+                                   want.code + ") was not flagged");
     }
   }
   if (report.final_coins != script->final_coins) report.differences.push_back("the final coins differ from the script's");

@@ -32,7 +32,10 @@ struct CameraDemoOptions {
 struct CameraDemoReport {
   DemoReport script;                 // the game as scripted (the rules engine alone)
   std::vector<DemoTurn> turns;       // as refereed from the frames
+  int turns_exact = 0;               // ... whose tally (regions, race, power) equals the script's
   std::vector<DemoFlag> flags;       // illegal conquests the referee flagged
+  int flags_matched = 0;             // ... that are the script's (same turn, player and region)
+  int flags_same_code = 0;           // ... with the script's rule too
   std::vector<std::pair<std::string, int>> final_coins;
   std::vector<std::string> winners;
   RefereeRunSummary run;
@@ -45,5 +48,8 @@ struct CameraDemoReport {
 // `stage` names the step ("frames", "setup", "referee"); progress(done, total) within it.
 using DemoProgress = std::function<void(const std::string& stage, int64_t done, int64_t total)>;
 engine::Result<CameraDemoReport> RunCameraDemo(const CameraDemoOptions& options, const DemoProgress& progress = nullptr);
+// Any scripted game (ScriptReport: a record whose rejected conquests are the illegal attempts), photographed on a
+// table of `options.seed` and refereed from its frames, against the script.
+engine::Result<CameraDemoReport> RefereeScript(const DemoReport& script, const CameraDemoOptions& options, const DemoProgress& progress = nullptr);
 
 }  // namespace swref::core

@@ -37,16 +37,42 @@ std::string Combo(const Game& game, int player) {
 
 }  // namespace
 
+engine::Result<DemoReport> ScriptReport(const engine::Record& record) {
+  using R = engine::Result<DemoReport>;
+  auto start = engine::StartGame(record, ".");
+  if (!start) return R::Error(start.error());
+  Game game = std::move(*start);
+  DemoReport report;
+  report.record = record;
+  for (size_t step = 0; step < record.actions.size(); ++step) {
+    const Action& a = record.actions[step];
+    const int round = game.round();
+    const std::string combo = a.type == ActionType::kEndTurn ? Combo(game, a.player) : "";
+    const engine::Verdict v = game.Apply(a);
+    if (!v.ok()) {
+      if (a.type != ActionType::kConquer) return R::Error("step " + std::to_string(step) + ": the rules reject a " + std::string(engine::ToString(a.type)) + ": " + v.why);
+      report.flags.push_back({static_cast<int>(step), round, record.players[a.player], a.region, std::string(engine::ToString(v.code)), v.why});
+      continue;
+    }
+    if (a.type == ActionType::kEndTurn) {
+      const engine::TurnScore& s = game.scores().back();
+      report.turns.push_back({round, record.players[s.player], combo, s.coins, game.players()[s.player].coins});
+    }
+  }
+  for (const auto& p : game.players()) report.final_coins.emplace_back(p.name, p.coins);
+  for (int w : game.Winners()) report.winners.push_back(game.players()[w].name);
+  return report;
+}
+
 engine::Result<DemoReport> RunDemo(uint64_t seed) {
   using R = engine::Result<DemoReport>;
   auto map = engine::BuiltinMap("2p");
   if (!map) return R::Error(map.error());
   auto played = engine::PlayRandomGame(*map, seed);
   if (!played) return R::Error(played.error());
-  DemoReport report;
-  report.record = played->record;
-  report.record.players = {"Ann", "Bob"};
-  auto start = engine::StartGame(report.record, ".");
+  engine::Record record = played->record;
+  record.players = {"Ann", "Bob"};
+  auto start = engine::StartGame(record, ".");
   if (!start) return R::Error(start.error());
   Game game = std::move(*start);
 
@@ -54,32 +80,21 @@ engine::Result<DemoReport> RunDemo(uint64_t seed) {
   std::vector<Action> actions;
   const std::pair<int, Code> plan[] = {{2, Code::kNotEnoughTokens}, {4, Code::kNotAdjacent}};
   size_t next_flag = 0;
-  for (const Action& a : report.record.actions) {
+  for (const Action& a : record.actions) {
     if (next_flag < 2 && a.type == ActionType::kConquer && a.with == engine::With::kNone && game.round() >= plan[next_flag].first &&
         game.RegionsHeld(static_cast<engine::Race>(std::max(0, game.players()[a.player].active))) > 0) {
       if (auto bad = Illegal(game, a, plan[next_flag].second)) {
-        const engine::Verdict v = game.Apply(*bad);
-        report.flags.push_back({static_cast<int>(actions.size()), game.round(), report.record.players[a.player], bad->region,
-                                std::string(engine::ToString(v.code)), v.why});
+        game.Apply(*bad);
         actions.push_back(*bad);
         ++next_flag;
       }
     }
-    std::string combo;
-    int round = game.round();
-    if (a.type == ActionType::kEndTurn) combo = Combo(game, a.player);
     const engine::Verdict v = game.Apply(a);
     if (!v.ok()) return R::Error("demo: the scripted game was rejected at step " + std::to_string(actions.size()) + ": " + v.why);
     actions.push_back(a);
-    if (a.type == ActionType::kEndTurn) {
-      const engine::TurnScore& s = game.scores().back();
-      report.turns.push_back({round, report.record.players[s.player], combo, s.coins, game.players()[s.player].coins});
-    }
   }
-  report.record.actions = std::move(actions);
-  for (const auto& p : game.players()) report.final_coins.emplace_back(p.name, p.coins);
-  for (int w : game.Winners()) report.winners.push_back(game.players()[w].name);
-  return report;
+  record.actions = std::move(actions);
+  return ScriptReport(record);
 }
 
 }  // namespace swref::core

@@ -40,4 +40,8 @@ struct DemoReport {
 
 engine::Result<DemoReport> RunDemo(uint64_t seed);
 
+// A record's turns, coins and final scores as the rules replay it; each action the rules reject (an illegal
+// conquest, in a script of the table) is a flag. Any other rejected action is an error.
+engine::Result<DemoReport> ScriptReport(const engine::Record& record);
+
 }  // namespace swref::core

@@ -158,6 +158,7 @@ std::vector<Notice> RefereeSession::OnFrame(const Frame& frame) {
   if (last_seen_ && Changed(*last_seen_, seen).empty()) return out;  // read the same as before: judged already
   last_seen_ = seen;
   Judge(seen, frame.index, frame.name, false, &out);
+  ApplyDeferred(&out);
   return out;
 }
 
@@ -238,7 +239,13 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
       return;
     }
   }
-  const engine::Explanation e = engine::Explain(game(), seen, Context(turn_ending));
+  engine::Explanation e = engine::Explain(game(), seen, Context(turn_ending));
+  if (e.kind == engine::ExplainKind::kPending && turn_ending && !e.regions.empty()) {
+    // The turn ends but the board still differs from the game: a reading to settle, never a silent pass.
+    e.kind = engine::ExplainKind::kQuestion;
+    e.text = "The turn ends but the board differs from the game (" + e.text + "); please check the reading or finish the redeployment";
+    e.options.clear();
+  }
   if (open_question_ >= 0 && e.kind != engine::ExplainKind::kQuestion) {
     auto a = journal_.Append(EntryKind::kAnswer, {{"question", open_question_}, {"answer", {{"by", "board"}}}, {"corrected", false}});
     if (!a) return void(Written(a.error(), out));
@@ -305,11 +312,21 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
   switch (event.type) {
     case EventType::kAction: {
       if (open_flag_ >= 0) return refuse("a flagged conquest is open (" + open_text_ + "): take it back or accept it first"), out;
+      if (!deferred_.empty()) {  // told after one that waits: it waits too, in order
+        deferred_.push_back(event);
+        out.push_back({NoticeKind::kPending, -1, event.player + "'s " + event.body.value("do", "") + " waits until the board is settled: " + open_text_});
+        return out;
+      }
       auto action = engine::ParseAction(event.body, players(), "event", game().solo() != nullptr);
       if (!action) return refuse(action.error()), out;
       // The board's change not yet judged (a redeploy in progress) is read now, the turn ending.
       if (action->type == engine::ActionType::kEndTurn && last_seen_) Judge(*last_seen_, -1, "", true, &out);
-      if (open_flag_ >= 0 || open_question_ >= 0) return refuse("the board must be settled before the turn ends: " + open_text_), out;
+      if (open_flag_ >= 0 || open_question_ >= 0) {
+        // Told once: it is applied as soon as the board is settled.
+        deferred_.push_back(event);
+        out.push_back({NoticeKind::kPending, -1, event.player + "'s " + event.body.value("do", "") + " waits until the board is settled: " + open_text_});
+        return out;
+      }
       if (!record_event()) return out;
       const engine::Code code = game().Check(*action);
       if (code != engine::Code::kOk) {
@@ -333,6 +350,7 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
       open_flag_ = -1, flag_region_ = -1, open_text_.clear();
       if (house && last_seen_) committed_seen_ = *last_seen_;
       TellCoins(&out);
+      ApplyDeferred(&out);
       return out;
     }
     case EventType::kAnswer: {
@@ -347,6 +365,7 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
       open_question_ = -1, open_text_.clear(), question_options_.clear();
       if (last_seen_) CommitObservation(*last_seen_, -1, "", &out);
       CommitReading(chosen, chosen.actions.size(), -1, &out);
+      ApplyDeferred(&out);
       return out;
     }
     case EventType::kCorrect: {
@@ -375,6 +394,7 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
         return out;
       }
       Judge(*last_seen_, -1, "", false, &out);
+      ApplyDeferred(&out);
       return out;
     }
     case EventType::kUndo: {
@@ -388,6 +408,14 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
     }
   }
   return out;
+}
+
+void RefereeSession::ApplyDeferred(std::vector<Notice>* out) {
+  while (!deferred_.empty() && open_flag_ < 0 && open_question_ < 0 && journal_.failure().empty()) {
+    const TableEvent event = deferred_.front();
+    deferred_.pop_front();
+    for (Notice& n : OnEvent(event)) out->push_back(std::move(n));
+  }
 }
 
 std::vector<Notice> RefereeSession::Stop(const std::string& note) {

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -108,6 +109,7 @@ class RefereeSession {
   void CommitObservation(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, std::vector<Notice>* out);
   bool Written(const std::string& error, std::vector<Notice>* out);  // false (and kStopped) when a write failed
   void TellCoins(std::vector<Notice>* out);
+  void ApplyDeferred(std::vector<Notice>* out);  // a told action that waited for the board to be settled
   engine::ExplainContext Context(bool turn_ending) const;
 
   RefereeOptions options_;
@@ -126,6 +128,7 @@ class RefereeSession {
   int die_ = -1;                                      // a die face told and not yet used
   int open_flag_ = -1, open_question_ = -1;
   int flag_region_ = -1;                              // the open flag's region
+  std::deque<TableEvent> deferred_;                   // told actions waiting for an open question to be settled
   std::string open_text_;
   std::vector<engine::Reading> question_options_;
   std::chrono::steady_clock::time_point frame_time_;
