@@ -212,7 +212,10 @@ std::string_view ToString(Terrain terrain) { return kTerrainIds[static_cast<int>
 MapResult ParseMap(const json& doc, const std::string& where) {
   if (!doc.is_object()) return MapResult::Error(where + ": expected a JSON object");
   auto map = std::make_shared<Map>();
-  map->name = doc.value("name", std::string());
+  if (doc.contains("name")) {
+    if (!doc["name"].is_string()) return MapResult::Error(Place(where, "name: expected a string"));
+    map->name = doc["name"].get<std::string>();
+  }
   if (!doc.contains("players") || !doc["players"].is_number_integer() || doc["players"].get<int64_t>() < 2 || doc["players"].get<int64_t>() > 5)
     return MapResult::Error(Place(where, "players: expected an integer from 2 to 5"));
   map->players = doc["players"].get<int>();

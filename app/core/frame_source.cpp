@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <thread>
+
 #include <opencv2/imgcodecs.hpp>
+
+#include "calibration/image_io.h"
 #include <opencv2/videoio.hpp>
 
 namespace swref::core {
@@ -18,8 +22,11 @@ class ImageFolder : public FrameSource {
     const fs::path& f = files_[next_];
     frame->index = static_cast<int64_t>(next_++);
     frame->name = f.filename().string();
-    frame->image = cv::imread(f.string(), cv::IMREAD_COLOR);
-    frame->problem = frame->image.empty() ? f.string() + ": not a readable image" : "";
+    // The bounded decoder of outside images (size limits, PNG/JPEG/BMP/PNM only): a bad file is a frame with its
+    // problem, and the game goes on.
+    auto image = calibration::ReadImageFile(f.string(), cv::IMREAD_COLOR);
+    frame->image = image ? *image : cv::Mat();
+    frame->problem = image ? "" : image.error();
     return true;
   }
   int64_t count() const override { return static_cast<int64_t>(files_.size()); }
@@ -31,14 +38,28 @@ class ImageFolder : public FrameSource {
 
 class Video : public FrameSource {
  public:
-  Video(cv::VideoCapture capture, std::string label, bool camera) : capture_(std::move(capture)), label_(std::move(label)), camera_(camera) {}
+  Video(cv::VideoCapture capture, std::string label, bool camera, int number, CameraRetry retry)
+      : capture_(std::move(capture)), label_(std::move(label)), camera_(camera), number_(number), retry_(retry) {}
   bool Next(Frame* frame) override {
     cv::Mat image;
-    if (!capture_.read(image) || image.empty()) return false;
+    const bool got = capture_.isOpened() && capture_.read(image) && !image.empty();
+    if (!got && !camera_) return false;  // a video's end
     frame->index = index_++;
     frame->name = label_ + " #" + std::to_string(frame->index);
-    frame->image = image;
+    frame->image = got ? image : cv::Mat();
     frame->problem.clear();
+    if (got) {
+      lost_ = 0;
+      return true;
+    }
+    // A camera that gives no frame (unplugged, asleep): a problem frame (the GUI shows a banner), then it is
+    // opened again after a pause; after `retry_.attempts` failed attempts in a row it counts as gone.
+    if (lost_ >= retry_.attempts) return false;
+    ++lost_;
+    frame->problem = label_ + ": no frame (lost; reconnecting, attempt " + std::to_string(lost_) + " of " + std::to_string(retry_.attempts) + ")";
+    capture_.release();
+    std::this_thread::sleep_for(retry_.pause);
+    capture_.open(number_);
     return true;
   }
   int64_t count() const override {
@@ -51,6 +72,9 @@ class Video : public FrameSource {
   cv::VideoCapture capture_;
   std::string label_;
   bool camera_;
+  int number_;
+  CameraRetry retry_;
+  int lost_ = 0;
   int64_t index_ = 0;
 };
 
@@ -71,7 +95,7 @@ engine::Result<std::unique_ptr<FrameSource>> OpenImageFolder(const std::string& 
   return std::unique_ptr<FrameSource>(new ImageFolder(std::move(files)));
 }
 
-engine::Result<std::unique_ptr<FrameSource>> OpenVideo(const std::string& path_or_number, bool camera) {
+engine::Result<std::unique_ptr<FrameSource>> OpenVideo(const std::string& path_or_number, bool camera, CameraRetry retry) {
   using R = engine::Result<std::unique_ptr<FrameSource>>;
   cv::VideoCapture capture;
   if (camera) {
@@ -82,12 +106,12 @@ engine::Result<std::unique_ptr<FrameSource>> OpenVideo(const std::string& path_o
     }
     if (number < 0) return R::Error("--camera: expected a camera number (0, 1, ...), got \"" + path_or_number + "\"");
     if (!capture.open(number)) return R::Error("camera " + path_or_number + ": cannot open it (is it connected, and free?)");
-    return std::unique_ptr<FrameSource>(new Video(std::move(capture), "camera " + path_or_number, true));
+    return std::unique_ptr<FrameSource>(new Video(std::move(capture), "camera " + path_or_number, true, number, retry));
   }
   std::error_code ec;
   if (!fs::is_regular_file(path_or_number, ec)) return R::Error(path_or_number + ": no such video file");
   if (!capture.open(path_or_number)) return R::Error(path_or_number + ": cannot read it as a video (an unknown format?)");
-  return std::unique_ptr<FrameSource>(new Video(std::move(capture), fs::path(path_or_number).filename().string(), false));
+  return std::unique_ptr<FrameSource>(new Video(std::move(capture), fs::path(path_or_number).filename().string(), false, -1, retry));
 }
 
 }  // namespace swref::core

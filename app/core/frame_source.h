@@ -2,6 +2,7 @@
 // Each frame comes with its index (0, 1, ...) and a name for the record ("f00012.jpg", "camera 0 #12").
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -31,7 +32,14 @@ class FrameSource {
 
 // The images of a folder (.jpg, .jpeg, .png, .bmp), in name order. Errors: not a folder, no images.
 engine::Result<std::unique_ptr<FrameSource>> OpenImageFolder(const std::string& dir);
+// What a camera that stops giving frames gets: it is reopened after `pause`, up to `attempts` times in a row
+// (each failed attempt is a frame with its problem), then it counts as gone.
+struct CameraRetry {
+  int attempts = 60;
+  std::chrono::milliseconds pause{1000};
+};
+
 // A video file, or a camera by its number ("0", "1", ...; `camera` true). Errors name the file or camera.
-engine::Result<std::unique_ptr<FrameSource>> OpenVideo(const std::string& path_or_number, bool camera);
+engine::Result<std::unique_ptr<FrameSource>> OpenVideo(const std::string& path_or_number, bool camera, CameraRetry retry = {});
 
 }  // namespace swref::core

@@ -73,6 +73,12 @@ std::string ErrorOf(const json& doc) {
   return map.ok() ? "" : map.error();
 }
 
+TEST(ParseMap, RejectsANameThatIsNotAString) {  // found by fuzz_map: it threw json::type_error
+  json doc = SmallMap();
+  doc["name"] = 444444444444444;
+  EXPECT_EQ(ErrorOf(doc), "m.json: name: expected a string");
+}
+
 TEST(ParseMap, RejectsDuplicateId) {
   json doc = SmallMap();
   doc["regions"][1]["id"] = 0;
