@@ -355,6 +355,30 @@ R CalibrateCharuco(const std::vector<std::string>& files, int squares_x, int squ
                    options);
 }
 
+TargetCorners FindChessboardCorners(const cv::Mat& gray, cv::Size inner_corners, double square_mm, int detect_max_side) {
+  TargetCorners out;
+  if (inner_corners.width < 3 || inner_corners.height < 3) return {{}, "expected at least 3x3 inner corners"};
+  Corners c;
+  out.reason = ChessboardFinder(inner_corners, square_mm, std::max(64, detect_max_side))(gray, &c);
+  if (out.found()) out.image = std::move(c.image);
+  return out;
+}
+
+TargetCorners FindCharucoCorners(const cv::Mat& gray, int squares_x, int squares_y, double square_mm, double marker_mm,
+                                 const std::string& dictionary, int min_corners) {
+  if (squares_x < 2 || squares_y < 2 || !(marker_mm > 0 && marker_mm < square_mm)) return {{}, "not a usable ChArUco board"};
+  auto dict = LoadDictionary(dictionary);
+  if (!dict) return {{}, dict.error()};
+  if ((*dict)->bytesList.rows < squares_x * squares_y / 2) return {{}, "the dictionary has too few markers for the board"};
+  const auto board =
+      cv::aruco::CharucoBoard::create(squares_x, squares_y, static_cast<float>(square_mm), static_cast<float>(marker_mm), *dict);
+  TargetCorners out;
+  Corners c;
+  out.reason = CharucoFinder(board, dictionary, square_mm, min_corners)(gray, &c);
+  if (out.found()) out.image = std::move(c.image);
+  return out;
+}
+
 // ---- camera.json ----------------------------------------------------------------------------------------------
 
 nlohmann::ordered_json ToJson(const CameraModel& m) {

@@ -75,6 +75,17 @@ engine::Result<CameraModel> CalibrateCharuco(const std::vector<std::string>& fil
                                              double square_mm, double marker_mm, const std::string& dictionary,
                                              const CalibrationOptions& options = {});
 
+// The target's corners in one photo, found exactly as calibration finds them (live feedback while the target is
+// photographed): their image positions, or the reason the photo would be dropped.
+struct TargetCorners {
+  std::vector<cv::Point2f> image;
+  std::string reason;  // "" when the target was found
+  bool found() const { return reason.empty(); }
+};
+TargetCorners FindChessboardCorners(const cv::Mat& gray, cv::Size inner_corners, double square_mm, int detect_max_side = 1600);
+TargetCorners FindCharucoCorners(const cv::Mat& gray, int squares_x, int squares_y, double square_mm, double marker_mm,
+                                 const std::string& dictionary, int min_corners = 8);
+
 // camera.json: {"format": "swref-camera/1", "image_size": [w, h], "fx", "fy", "cx", "cy", "dist": [k1, k2, p1,
 // p2, k3], "rms", "views": [{"file", "used", "error_px", "corners", "reason"}], "aspect_ratio": "fixed"|"free",
 // "sd": {"fx", "fy", "cx", "cy"}}. `views`, `aspect_ratio` and `sd` may be left out of a hand-written file.

@@ -2,6 +2,7 @@
 // written to camera.json (calibration/intrinsics.h) for `swref setup board --camera`. Shared by the CLI and the GUI.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -34,5 +35,20 @@ struct CalibrateRequest {
 // report on every photo; an error names the photos or the file at fault.
 engine::Result<calibration::CameraModel> CalibrateCamera(const CalibrateRequest& request,
                                                          const ProgressFn& progress = nullptr);
+
+// Live feedback while the target is photographed (the GUI's calibration page): the request's target (its kind,
+// pattern and sizes; its files are not used) looked for in one camera frame, BGR or grey, searched at most
+// `max_side` px wide so that it keeps up with a camera; the corners are in the frame's pixels.
+calibration::TargetCorners FindTargetCorners(const CalibrateRequest& request, const cv::Mat& frame, int max_side = 960);
+
+// How well the photos taken so far cover the camera's view (corners near the edges pin the lens distortion
+// down): the view cut in 3x3 cells, a cell covered when some photo's corners reach it, and what to photograph next.
+struct CalibrationCoverage {
+  std::array<bool, 9> cells{};  // row by row from the top-left
+  int covered = 0;
+  int photos = 0;    // photos with the target found
+  std::string hint;  // one sentence for the user
+};
+CalibrationCoverage MeasureCoverage(const std::vector<std::vector<cv::Point2f>>& corners_per_photo, cv::Size image_size);
 
 }  // namespace swref::core

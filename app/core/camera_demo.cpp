@@ -1,54 +1,10 @@
 #include "app/core/camera_demo.h"
 
 #include <filesystem>
-#include <fstream>
 #include <unistd.h>
-
-#include "app/core/setup.h"
-#include "datasets/game_frames.h"
-#include "engine/observed.h"
-#include "vision/observation.h"
 
 namespace swref::core {
 namespace fs = std::filesystem;
-namespace {
-
-// The frames' truth (truth.jsonl), by frame index.
-std::vector<vision::Observation> ReadTruth(const fs::path& file) {
-  std::vector<vision::Observation> out;
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line)) {
-    auto o = vision::ParseObservation(nlohmann::json::parse(line, nullptr, false), file.string());
-    if (o) out.push_back(std::move(*o));
-  }
-  return out;
-}
-
-// What the players say when the referee asks: the true reading of every region the referee reads wrong, in one
-// correction ({} when it reads every region right).
-nlohmann::json Corrections(const engine::ObservedBoard& seen, const engine::ObservedBoard& real) {
-  nlohmann::json list = nlohmann::json::array();
-  for (int id = 0; id < real.size() && id < seen.size(); ++id) {
-    const engine::ObservedRegion& r = real.regions[id];
-    const engine::ObservedRegion& v = seen.regions[id];
-    const bool same = v.race == r.race && v.decline == r.decline && v.tokens == r.tokens && v.lost_tribe == r.lost_tribe && v.mountain == r.mountain &&
-                      v.troll_lair == r.troll_lair && v.fortress == r.fortress && v.encampments == r.encampments && v.hole == r.hole && v.hero == r.hero &&
-                      v.dragon == r.dragon;
-    if (same && v.tokens_certain) continue;
-    nlohmann::json pieces = {{"mountain", r.mountain}, {"troll_lair", r.troll_lair}, {"fortress", r.fortress}, {"encampment", r.encampments},
-                             {"hole", r.hole},         {"hero", r.hero},             {"dragon", r.dragon}};
-    list.push_back({{"region", id},
-                    {"race", r.race ? nlohmann::json(engine::Info(*r.race).id) : nlohmann::json(nullptr)},
-                    {"decline", r.decline},
-                    {"tokens", r.tokens},
-                    {"lost_tribe", r.lost_tribe},
-                    {"pieces", pieces}});
-  }
-  return list;
-}
-
-}  // namespace
 
 engine::Result<CameraDemoReport> RunCameraDemo(const CameraDemoOptions& options, const DemoProgress& progress) {
   auto script = RunDemo(options.seed);
@@ -77,43 +33,19 @@ engine::Result<CameraDemoReport> RefereeScript(const DemoReport& scripted, const
     }
   } cleanup{work, temporary};
 
-  // 1. The camera's frames of the scripted game.
-  datasets::GameFramesOptions fo;
-  fo.out = (work / "table").string();
-  fo.frame = options.frame;
-  fo.seed = options.seed;
-  auto frames = datasets::WriteGameFrames(script->record, fo, [&](int d, int t) {
-    if (progress) progress("frames", d, t);
-  });
-  if (!frames) return R::Error(frames.error());
-
-  // 2. Setting up the table: the board from its reference photo, the tokens from their photos.
-  if (progress) progress("setup", 0, 2);
-  calibration::SetupRequest sr;
-  sr.map = script->record.map;
-  sr.layout = (work / "table" / "layout.json").string();
-  sr.reference = (work / "table" / "reference.png").string();
-  sr.camera = (work / "table" / "camera.json").string();
-  sr.out = (work / "setup").string();
-  auto setup = core::SetupBoard(sr);
-  if (!setup) return R::Error(setup.error());
-  if (progress) progress("setup", 1, 2);
-  auto enrolled = EnrollFromCrops(sr.out, (work / "table" / "crops").string());
-  if (!enrolled) return R::Error(enrolled.error());
-  if (progress) progress("setup", 2, 2);
+  // 1-2. The camera's frames of the scripted game; the table set up from its photos.
+  auto table = PrepareDemoTable(script->record, work, options.seed, options.frame, progress);
+  if (!table) return R::Error(table.error());
 
   // 3. The referee, watching the frames and hearing the events.
   RefereeOptions ro;
-  ro.setup = sr.out;
+  ro.setup = table->setup;
   ro.record = options.record_out.empty() ? (work / "record.json").string() : options.record_out;
   if (!options.record_out.empty()) fs::remove(options.record_out, ec);
   auto session = RefereeSession::Start(ro, script->record);
   if (!session) return R::Error(session.error());
-  auto source = OpenImageFolder((work / "table" / "frames").string());
+  auto source = OpenImageFolder(table->frames);
   if (!source) return R::Error(source.error());
-  auto events = ReadEventsFile((work / "table" / "events.jsonl").string());
-  if (!events) return R::Error(events.error());
-  const std::vector<vision::Observation> truth = ReadTruth(work / "table" / "truth.jsonl");
   RefereeSession& s = **session;
   int64_t last_frame = -1;
   bool asked = false;
@@ -137,23 +69,17 @@ engine::Result<CameraDemoReport> RefereeScript(const DemoReport& scripted, const
   std::function<void(const Notice&)> on_frame_notice = [&](const Notice& n) {
     on_notice(n);
     if (!asked) return;
-    for (int round = 0; round < 3 && asked && s.open_question() >= 0 && s.last_seen(); ++round) {
+    for (int round = 0; round < 3 && asked; ++round) {
       asked = false;
-      if (last_frame < 0 || last_frame >= static_cast<int64_t>(truth.size())) break;
-      const nlohmann::json list = Corrections(*s.last_seen(), ToObserved(truth[last_frame]));
-      if (list.empty()) break;
-      TableEvent e;
-      e.after_frame = last_frame;
-      e.type = EventType::kCorrect;
-      e.body = {{"do", "correct"}, {"regions", list}};
-      e.corrections.assign(list.begin(), list.end());
-      report.answered += static_cast<int>(list.size());
+      const std::optional<TableEvent> answer = table->Answer(s, last_frame);
+      if (!answer) break;
+      report.answered += static_cast<int>(answer->corrections.size());
       ++report.questions;
-      for (const Notice& m : s.OnEvent(e)) on_notice(m);
+      for (const Notice& m : s.OnEvent(*answer)) on_notice(m);
     }
     asked = false;
   };
-  auto run = RunReferee(s, **source, *events, on_frame_notice, [&](int64_t d, int64_t t) {
+  auto run = RunReferee(s, **source, table->events, on_frame_notice, [&](int64_t d, int64_t t) {
     if (progress) progress("referee", d, t);
   });
   if (!run) return R::Error(run.error());

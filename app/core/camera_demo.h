@@ -15,6 +15,7 @@
 #include <opencv2/core.hpp>
 
 #include "app/core/demo.h"
+#include "app/core/demo_table.h"
 #include "app/core/referee_run.h"
 #include "engine/result.h"
 
@@ -45,8 +46,6 @@ struct CameraDemoReport {
   std::string record;                // the refereed record's path (when kept)
 };
 
-// `stage` names the step ("frames", "setup", "referee"); progress(done, total) within it.
-using DemoProgress = std::function<void(const std::string& stage, int64_t done, int64_t total)>;
 engine::Result<CameraDemoReport> RunCameraDemo(const CameraDemoOptions& options, const DemoProgress& progress = nullptr);
 // Any scripted game (ScriptReport: a record whose rejected conquests are the illegal attempts), photographed on a
 // table of `options.seed` and refereed from its frames, against the script.

@@ -98,6 +98,16 @@ std::vector<int> Journal::OpenFlags() const {
   return open;
 }
 
+int64_t Journal::LastObservedFrame() const {
+  for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
+    if (it->kind != EntryKind::kObservation) continue;
+    const json entry = json::parse(it->text, nullptr, false);
+    if (entry.is_object() && entry["data"].is_object() && entry["data"].contains("frame") && entry["data"]["frame"].is_number_integer())
+      return entry["data"]["frame"].get<int64_t>();
+  }
+  return -1;
+}
+
 Journal::Line Journal::MakeLine(int seq, EntryKind kind, const std::string& time, json data, const std::string& prev) {
   json entry = {{"seq", seq}, {"kind", ToString(kind)}, {"time", time}, {"data", std::move(data)}, {"prev", prev}};
   Line line{kind, "", CanonicalHash(entry)};

@@ -112,6 +112,9 @@ class Journal {
   bool closed() const { return !entries_.empty() && entries_.back().kind == EntryKind::kEnd; }
   const std::string& failure() const { return failure_; }     // "" unless a write failed and Retry has not succeeded
   std::vector<int> OpenFlags() const;                           // flags not resolved yet, by seq
+  // The frame of the last still board committed (its `observation` entry), -1 when no entry names one: where a
+  // resumed session's video or image folder goes on.
+  int64_t LastObservedFrame() const;
   size_t document_bytes() const { return document_bytes_; }     // size of the record on disk
 
  private:

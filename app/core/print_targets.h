@@ -24,4 +24,8 @@ const std::vector<std::string>& PrintTargetNames();
 // every other error starts with the path).
 engine::Result<int> PrintTarget(const std::string& target, const std::string& path, const PrintTargetOptions& options);
 
+// The target's first page as a picture (the GUI's preview): 8-bit BGR, `px_per_mm` pixels per mm, drawn as the
+// PDF is. Errors as PrintTarget's, without a path.
+engine::Result<cv::Mat> RenderTargetPreview(const std::string& target, const PrintTargetOptions& options, double px_per_mm = 2);
+
 }  // namespace swref::core

@@ -11,6 +11,33 @@ double RefereeRunSummary::median_latency_ms() const {
   return v[v.size() / 2];
 }
 
+bool RefereeStepper::SkipTo(int64_t frame) {
+  while (next_ < events_.size() && events_[next_].after_frame <= frame) ++next_;
+  Frame f;
+  while (last_frame_ < frame) {
+    if (!frames_.Next(&f)) return false;
+    last_frame_ = f.index;
+  }
+  return true;
+}
+
+bool RefereeStepper::Step(std::vector<Notice>* out, Frame* frame) {
+  if (last_frame_ < 0) TellUpTo(-1, out);
+  Frame local;
+  Frame& f = frame ? *frame : local;
+  if (stopped_ || !frames_.Next(&f)) {
+    TellUpTo(INT64_MAX, out);
+    return false;
+  }
+  for (Notice& n : session_.OnFrame(f)) {
+    stopped_ = stopped_ || n.kind == NoticeKind::kStopped;
+    out->push_back(std::move(n));
+  }
+  last_frame_ = f.index;
+  TellUpTo(f.index, out);
+  return true;
+}
+
 engine::Result<RefereeRunSummary> RunReferee(RefereeSession& session, FrameSource& frames, const std::vector<TableEvent>& events,
                                              const std::function<void(const Notice&)>& on_notice,
                                              const std::function<void(int64_t, int64_t)>& progress) {
@@ -18,31 +45,39 @@ engine::Result<RefereeRunSummary> RunReferee(RefereeSession& session, FrameSourc
   auto take = [&](const std::vector<Notice>& notices) {
     for (const Notice& n : notices) {
       switch (n.kind) {
-        case NoticeKind::kCommitted: ++summary.committed; break;
-        case NoticeKind::kFlag: ++summary.flags; break;
-        case NoticeKind::kQuestion: ++summary.questions; break;
-        case NoticeKind::kRefused: ++summary.refused; break;
-        case NoticeKind::kStopped: summary.stopped = true; break;
-        default: break;
+        case NoticeKind::kCommitted:
+          ++summary.committed;
+          break;
+        case NoticeKind::kFlag:
+          ++summary.flags;
+          break;
+        case NoticeKind::kQuestion:
+          ++summary.questions;
+          break;
+        case NoticeKind::kRefused:
+          ++summary.refused;
+          break;
+        case NoticeKind::kStopped:
+          summary.stopped = true;
+          break;
+        default:
+          break;
       }
       if (n.ms > 0) summary.latency_ms.push_back(n.ms);
       if (on_notice) on_notice(n);
     }
   };
-  size_t next = 0;
-  auto tell_up_to = [&](int64_t frame) {
-    for (; next < events.size() && events[next].after_frame <= frame && !summary.stopped; ++next) take(session.OnEvent(events[next]));
-  };
-  tell_up_to(-1);
-  Frame frame;
+  RefereeStepper stepper(session, frames, events);
   const int64_t total = frames.count();
-  while (!summary.stopped && frames.Next(&frame)) {
-    take(session.OnFrame(frame));
+  std::vector<Notice> notices;
+  while (!summary.stopped) {
+    notices.clear();
+    const bool read = stepper.Step(&notices);
+    take(notices);
+    if (!read) break;
     ++summary.frames;
-    tell_up_to(frame.index);
     if (progress) progress(summary.frames, total);
   }
-  tell_up_to(INT64_MAX);
   summary.observed = session.frames_observed();
   if (!summary.stopped && !session.game().finished()) take(session.Stop("the frames ended before the game did"));
   return summary;

@@ -22,6 +22,33 @@ struct RefereeRunSummary {
   double median_latency_ms() const;
 };
 
+// A run one frame at a time (the GUI drives it from its worker thread; RunReferee below loops over it): each
+// Step reads the next frame, gives it to the session and then tells the events placed after it (`after_frame`).
+// The events before the first frame are told by the first Step; those left after the last frame by the Step that
+// finds no frame. Events the caller tells in between (buttons) go to the session directly.
+class RefereeStepper {
+ public:
+  RefereeStepper(RefereeSession& session, FrameSource& frames, std::vector<TableEvent> events)
+      : session_(session), frames_(frames), events_(std::move(events)) {}
+  // False when there was no frame left (or the session stopped); `frame` (optional) gets the frame read.
+  bool Step(std::vector<Notice>* out, Frame* frame = nullptr);
+  // A resumed run: reads the frames up to and including `frame` without giving them to the session, and drops the
+  // events placed before or at it (the record holds what they did). False when the frames ended first.
+  bool SkipTo(int64_t frame);
+  int64_t last_frame() const { return last_frame_; }  // the index of the last frame given (-1: none yet)
+  size_t events_told() const { return next_; }
+  const std::vector<TableEvent>& events() const { return events_; }
+
+ private:
+  void TellUpTo(int64_t frame, std::vector<Notice>* out);
+  RefereeSession& session_;
+  FrameSource& frames_;
+  std::vector<TableEvent> events_;
+  size_t next_ = 0;
+  int64_t last_frame_ = -1;
+  bool stopped_ = false;
+};
+
 // Feeds every frame, and after each frame the events told after it (`after_frame`), to a session; hands every
 // notice to `on_notice` as it comes. Events left after the last frame are told at the end. The game is closed in
 // the record ("stopped") when it is not finished. `progress(done, total)` (total -1 when unknown) per frame.

@@ -143,6 +143,7 @@ std::vector<Notice> RefereeSession::OnFrame(const Frame& frame) {
   // 1-4. The still scene, observed.
   ++frames_observed_;
   last_observation_ = observer_->Observe(frame.image, frame.name);
+  observed_frame_ = frame.index, observed_image_ = frame.name;
   if (last_observation_.status != vision::Status::kOk) {
     out.push_back({NoticeKind::kVision, frame.index, frame.name + ": " + std::string(vision::ToString(last_observation_.status)) + " (" + observer_->last_reason() + ")"});
     if (last_observation_.status == vision::Status::kMotion) still_.Reset();  // look again once it is still
@@ -164,8 +165,9 @@ std::vector<Notice> RefereeSession::OnFrame(const Frame& frame) {
 
 void RefereeSession::CommitObservation(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, std::vector<Notice>* out) {
   ObservationDigest d;
-  d.image = image;
-  d.frame = frame;
+  // A board judged again after the players' event (frame -1) is still the last frame observed.
+  d.image = frame >= 0 ? image : observed_image_;
+  d.frame = frame >= 0 ? frame : observed_frame_;
   d.sha256 = ObservationSha256(vision::ToJson(last_observation_));
   d.changed = Changed(committed_seen_, seen);
   Written(journal_.AppendObservation(d).ok() ? "" : journal_.failure().empty() ? "observation entry refused" : journal_.failure(), out);
@@ -412,9 +414,14 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
 
 void RefereeSession::ApplyDeferred(std::vector<Notice>* out) {
   while (!deferred_.empty() && open_flag_ < 0 && open_question_ < 0 && journal_.failure().empty()) {
-    const TableEvent event = deferred_.front();
-    deferred_.pop_front();
+    // The first waiting event is told with the queue set aside (told with others still waiting, it would only
+    // join the end of the queue again, forever); whatever it leaves waiting goes before the rest.
+    std::deque<TableEvent> rest;
+    rest.swap(deferred_);
+    const TableEvent event = rest.front();
+    rest.pop_front();
     for (Notice& n : OnEvent(event)) out->push_back(std::move(n));
+    deferred_.insert(deferred_.end(), rest.begin(), rest.end());
   }
 }
 

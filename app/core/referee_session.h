@@ -131,6 +131,8 @@ class RefereeSession {
   std::deque<TableEvent> deferred_;                   // told actions waiting for an open question to be settled
   std::string open_text_;
   std::vector<engine::Reading> question_options_;
+  int64_t observed_frame_ = -1;                      // the frame last observed in full, and its name
+  std::string observed_image_;
   std::chrono::steady_clock::time_point frame_time_;
   int64_t frames_seen_ = 0, frames_observed_ = 0;
   size_t coins_told_ = 0;                            // game().scores() already told

@@ -1,0 +1,191 @@
+// The demo's table played frame by frame, as the GUI plays it (app/core/demo_table.h, RefereeStepper in
+// referee_run.h) and the overlay the GUI draws over each frame (app/core/board_overlay.h). The table is the demo
+// game photographed at a small size, made once for the suite.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "app/core/board_overlay.h"
+#include "app/core/demo_table.h"
+#include "app/core/referee_run.h"
+#include "engine/observed.h"
+#include "tests/app/journal_fixture.h"
+
+namespace swref::core {
+namespace {
+
+namespace fs = std::filesystem;
+const cv::Size kFrame(960, 540);
+
+class DemoTableTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new testing::TempDir();
+    auto demo = RunDemo(7);
+    ASSERT_TRUE(demo) << demo.error();
+    script_ = new DemoReport(std::move(*demo));
+    auto table = PrepareDemoTable(script_->record, dir_->path() / "table", 7, kFrame);
+    ASSERT_TRUE(table) << table.error();
+    table_ = new DemoTable(std::move(*table));
+  }
+  static void TearDownTestSuite() {
+    delete table_;
+    delete script_;
+    delete dir_;
+  }
+  RefereeOptions Options(const std::string& record) const {
+    RefereeOptions o;
+    o.setup = table_->setup;
+    o.record = (dir_->path() / record).string();
+    o.journal.write = testing::FastReplace;
+    return o;
+  }
+
+  static testing::TempDir* dir_;
+  static DemoReport* script_;
+  static DemoTable* table_;
+};
+testing::TempDir* DemoTableTest::dir_ = nullptr;
+DemoReport* DemoTableTest::script_ = nullptr;
+DemoTable* DemoTableTest::table_ = nullptr;
+
+TEST_F(DemoTableTest, APreparedTableReopensOnlyForItsSeedAndSize) {
+  EXPECT_FALSE(table_->events.empty());
+  EXPECT_FALSE(table_->truth.empty());
+  auto frames = OpenImageFolder(table_->frames);
+  ASSERT_TRUE(frames) << frames.error();
+  EXPECT_EQ((*frames)->count(), static_cast<int64_t>(table_->truth.size()));
+  auto again = OpenDemoTable(table_->dir, 7, kFrame);
+  ASSERT_TRUE(again) << again.error();
+  EXPECT_EQ(again->events.size(), table_->events.size());
+  auto other = OpenDemoTable(table_->dir, 8, kFrame);
+  ASSERT_FALSE(other);
+  EXPECT_EQ(other.error(), (table_->dir / "demo-ready.json").string() + ": made for another seed or frame size");
+  auto missing = OpenDemoTable(dir_->path() / "nothing", 7, kFrame);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().find("nothing/demo-ready.json"), std::string::npos) << missing.error();
+  auto busy = PrepareDemoTable(script_->record, table_->dir, 7, kFrame);
+  ASSERT_FALSE(busy);
+  EXPECT_NE(busy.error().find("the folder is not empty"), std::string::npos);
+}
+
+TEST_F(DemoTableTest, TheStepperGivesFramesOneByOneAndTellsTheEventsAfterThem) {
+  auto session = RefereeSession::Start(Options("stepped.json"), script_->record);
+  ASSERT_TRUE(session) << session.error();
+  auto frames = OpenImageFolder(table_->frames);
+  ASSERT_TRUE(frames) << frames.error();
+  RefereeStepper stepper(**session, **frames, table_->events);
+  auto overlay = OverlayMaker::Load(table_->setup);
+  ASSERT_TRUE(overlay) << overlay.error();
+  EXPECT_FALSE(overlay->Make((*session)->observer()).placed);  // nothing seen yet
+
+  std::vector<Notice> notices;
+  Frame frame;
+  // At least 30 frames, and on until a still board was committed.
+  int64_t i = 0;
+  for (; i < 30 || ((*session)->journal().LastObservedFrame() < 0 && i < 150); ++i) {
+    ASSERT_TRUE(stepper.Step(&notices, &frame));
+    EXPECT_EQ(frame.index, i);
+    // The players answer as the demo's players do; a question never stays open between frames here.
+    if (auto answer = table_->Answer(**session, frame.index)) (*session)->OnEvent(*answer);
+  }
+  EXPECT_EQ(stepper.last_frame(), i - 1);
+  int observations = 0;
+  for (int k = 0; k < (*session)->journal().size(); ++k) observations += (*session)->journal().kind(k) == EntryKind::kObservation;
+  EXPECT_GT(observations, 0) << "after " << i << " frames";
+  EXPECT_GE((*session)->journal().LastObservedFrame(), 0);
+  size_t due = 0;
+  while (due < table_->events.size() && table_->events[due].after_frame <= i - 1) ++due;
+  EXPECT_EQ(stepper.events_told(), due);
+  EXPECT_GT((*session)->journal().actions().size(), 0u);
+
+  // The overlay: every region of the map, inside the frame, and the tokens the observer named.
+  const BoardOverlay seen = overlay->Make((*session)->observer());
+  ASSERT_TRUE(seen.placed);
+  EXPECT_EQ(static_cast<int>(seen.regions.size()), (*session)->game().map().size());
+  for (const OverlayRegion& r : seen.regions) {
+    EXPECT_GE(r.outline.size(), 3u);
+    EXPECT_TRUE(cv::Rect(0, 0, kFrame.width, kFrame.height).contains(r.label)) << "region " << r.id;
+  }
+  EXPECT_FALSE(seen.tokens.empty());
+  EXPECT_EQ(overlay->OnReference().regions.size(), seen.regions.size());
+
+  // After a crash: the record resumes, and the frames go on after the last still board it committed.
+  const size_t actions = (*session)->journal().actions().size();
+  session->reset();
+  RefereeOptions o = Options("stepped.json");
+  o.resume = true;
+  auto resumed = RefereeSession::Start(o, engine::Record{});
+  ASSERT_TRUE(resumed) << resumed.error();
+  EXPECT_EQ((*resumed)->journal().actions().size(), actions);
+  const int64_t last = (*resumed)->journal().LastObservedFrame();
+  EXPECT_GE(last, 0);
+  EXPECT_LE(last, i - 1);
+  auto again = OpenImageFolder(table_->frames);
+  ASSERT_TRUE(again) << again.error();
+  RefereeStepper continued(**resumed, **again, table_->events);
+  ASSERT_TRUE(continued.SkipTo(last));
+  EXPECT_LE(continued.events_told(), due);
+  ASSERT_TRUE(continued.Step(&notices, &frame));
+  EXPECT_EQ(frame.index, last + 1);
+}
+
+// Actions told while a question is open wait, and are told in order once it is answered (two of them used to
+// pass each other in the queue forever).
+TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
+  auto session = RefereeSession::Start(Options("waiting.json"), script_->record);
+  ASSERT_TRUE(session) << session.error();
+  auto frames = OpenImageFolder(table_->frames);
+  ASSERT_TRUE(frames) << frames.error();
+  core::Frame frame;
+  while ((*session)->open_question() < 0 && frame.index < 100) {
+    ASSERT_TRUE((*frames)->Next(&frame));
+    (*session)->OnFrame(frame);
+  }
+  ASSERT_GE((*session)->open_question(), 0) << "the demo's camera asks about region 15 early on";
+  auto told = [&](const nlohmann::json& body) {
+    auto e = ParseTableEvent(body, "test");
+    EXPECT_TRUE(e) << e.error();
+    return (*session)->OnEvent(*e);
+  };
+  for (const char* what : {"pick", "end_turn"}) {
+    nlohmann::json body = {{"player", "Ann"}, {"do", what}};
+    if (std::string(what) == "pick") body["slot"] = 0;
+    const auto waiting = told(body);
+    ASSERT_EQ(waiting.size(), 1u);
+    EXPECT_EQ(waiting[0].kind, NoticeKind::kPending);
+  }
+  const auto answer = table_->Answer(**session, frame.index);
+  ASSERT_TRUE(answer.has_value());
+  const std::vector<Notice> after = (*session)->OnEvent(*answer);
+  // The pick is committed; the end of turn then follows it (committed, or refused with its reason).
+  int picks = 0, ends = 0;
+  for (const Notice& n : after) {
+    picks += n.text.find("pick") != std::string::npos;
+    ends += n.text.find("end_turn") != std::string::npos;
+  }
+  EXPECT_EQ(picks, 1);
+  EXPECT_EQ(ends, 1);
+}
+
+TEST_F(DemoTableTest, TheDemoPlayersCorrectOnlyWhatIsReadWrong) {
+  engine::ObservedBoard real;
+  real.regions.resize(4);
+  real.regions[2].race = engine::Race::kRatmen;
+  real.regions[2].tokens = 3;
+  engine::ObservedBoard seen = real;
+  EXPECT_TRUE(TruthCorrections(seen, real).empty());
+  seen.regions[2].tokens = 2;
+  const nlohmann::json list = TruthCorrections(seen, real);
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["region"], 2);
+  EXPECT_EQ(list[0]["tokens"], 3);
+  EXPECT_EQ(list[0]["race"], "ratmen");
+  // No question open: nothing to answer.
+  auto session = RefereeSession::Start(Options("no-question.json"), script_->record);
+  ASSERT_TRUE(session) << session.error();
+  EXPECT_FALSE(table_->Answer(**session, 0).has_value());
+}
+
+}  // namespace
+}  // namespace swref::core
