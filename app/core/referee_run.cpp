@@ -11,6 +11,15 @@ double RefereeRunSummary::median_latency_ms() const {
   return v[v.size() / 2];
 }
 
+void RefereeStepper::TellUpTo(int64_t frame, std::vector<Notice>* out) {
+  for (; next_ < events_.size() && events_[next_].after_frame <= frame && !stopped_; ++next_) {
+    for (Notice& n : session_.OnEvent(events_[next_])) {
+      stopped_ = stopped_ || n.kind == NoticeKind::kStopped;
+      out->push_back(std::move(n));
+    }
+  }
+}
+
 bool RefereeStepper::SkipTo(int64_t frame) {
   while (next_ < events_.size() && events_[next_].after_frame <= frame) ++next_;
   Frame f;
