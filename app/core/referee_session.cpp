@@ -348,6 +348,14 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
       const bool house = event.type == EventType::kAccept;
       auto r = journal_.AppendResolution(open_flag_, house, house ? (event.note.empty() ? "accepted as a house ruling" : event.note) : "taken back");
       if (!r) return Written(r.error(), &out), out;
+      if (!house && last_seen_ && flag_region_ >= 0 && flag_region_ < last_seen_->size() && flag_region_ < static_cast<int>(game().board().size())) {
+        // Taken back, as the players say: until the camera reads the region anew, it reads as the game has it (else
+        // the next judgement of the last board, at an end of turn, would flag the same attempt again).
+        const engine::ObservedRegion committed = engine::ObserveRegion(game().board()[flag_region_]);
+        const engine::ObservedBoard raw = ToObserved(last_observation_);
+        if (flag_region_ < raw.size()) corrections_[flag_region_] = {raw.regions[flag_region_], committed};
+        last_seen_->regions[flag_region_] = committed;
+      }
       out.push_back({NoticeKind::kResolved, -1, house ? "the flagged conquest stands as a house ruling" : "the flagged conquest is taken back", r->seq});
       open_flag_ = -1, flag_region_ = -1, open_text_.clear();
       if (house && last_seen_) committed_seen_ = *last_seen_;

@@ -168,6 +168,30 @@ TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
   EXPECT_EQ(ends, 1);
 }
 
+// "Taken back", told by the players while the camera still shows the attempt: the attempt is not flagged again
+// when the last board is judged once more (at the end of the turn that waited for the flag).
+TEST_F(DemoTableTest, AConquestToldTakenBackIsNotFlaggedAgain) {
+  auto session = RefereeSession::Start(Options("taken-back.json"), script_->record);
+  ASSERT_TRUE(session) << session.error();
+  auto frames = OpenImageFolder(table_->frames);
+  ASSERT_TRUE(frames) << frames.error();
+  RefereeStepper stepper(**session, **frames, table_->events);
+  std::vector<Notice> notices;
+  core::Frame frame;
+  while ((*session)->open_flag() < 0 && stepper.Step(&notices, &frame)) {
+    for (int round = 0; round < 3; ++round)
+      if (auto answer = table_->Answer(**session, frame.index)) (*session)->OnEvent(*answer);
+  }
+  ASSERT_GE((*session)->open_flag(), 0) << "the demo has illegal conquests";
+  auto back = ParseTableEvent({{"do", "take_back"}}, "test");
+  ASSERT_TRUE(back) << back.error();
+  (*session)->OnEvent(*back);
+  EXPECT_LT((*session)->open_flag(), 0);
+  auto end = ParseTableEvent({{"player", (*session)->players()[(*session)->game().current_player()]}, {"do", "end_turn"}}, "test");
+  ASSERT_TRUE(end) << end.error();
+  for (const Notice& n : (*session)->OnEvent(*end)) EXPECT_NE(n.kind, NoticeKind::kFlag) << n.text;
+}
+
 TEST_F(DemoTableTest, TheDemoPlayersCorrectOnlyWhatIsReadWrong) {
   engine::ObservedBoard real;
   real.regions.resize(4);
