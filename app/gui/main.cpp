@@ -1,10 +1,11 @@
-// swref-gui [RECORD] [--demo] [--screenshot FILE]
-// --screenshot saves the window as PNG once it is shown and quits (for the docs and the GUI tests).
+// swref-gui [RECORD] [--demo] [--screen play|coins|records|setup] [--size WxH] [--screenshot FILE [--wait MS]]
+// --screenshot saves the window as PNG after --wait milliseconds (default 500) and quits (for the docs).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 
 #include "app/gui/main_window.h"
+#include "app/gui/setup_wizard.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -14,19 +15,30 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addPositionalArgument("record", "a game record to open (JSON)");
   QCommandLineOption demo("demo", "play the demo game");
+  QCommandLineOption screen("screen", "the screen to show: play, coins, records or setup", "NAME", "play");
+  QCommandLineOption size("size", "the window's size, e.g. 1366x768", "WxH");
   QCommandLineOption screenshot("screenshot", "save the window to FILE (PNG) and quit", "FILE");
-  parser.addOption(demo);
-  parser.addOption(screenshot);
+  QCommandLineOption wait("wait", "milliseconds before the screenshot", "MS", "500");
+  for (const auto& o : {demo, screen, size, screenshot, wait}) parser.addOption(o);
   parser.process(app);
 
   swref::gui::MainWindow window;
-  if (!parser.positionalArguments().isEmpty()) window.OpenRecord(parser.positionalArguments().first());
+  if (parser.isSet(size)) {
+    const QStringList wh = parser.value(size).split('x');
+    if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+  }
+  if (!parser.positionalArguments().isEmpty() && !window.OpenRecord(parser.positionalArguments().first()))
+    qWarning("%s", qPrintable(window.last_error()));
   if (parser.isSet(demo)) window.RunDemo();
+  const QString name = parser.value(screen);
+  window.ShowScreen(name == "coins" ? 1 : name == "records" ? 2 : 0);
   window.show();
+  QWidget* shown = &window;
+  if (name == "setup") shown = window.OpenWizard();
   if (parser.isSet(screenshot)) {
     const QString path = parser.value(screenshot);
-    QTimer::singleShot(500, &window, [&window, path] {
-      const bool saved = window.grab().save(path, "PNG");
+    QTimer::singleShot(parser.value(wait).toInt(), shown, [shown, path] {
+      const bool saved = shown->grab().save(path, "PNG");
       QApplication::exit(saved ? 0 : 1);
     });
   }

@@ -1,0 +1,279 @@
+// The desktop app's main flows, driven as a user would (QtTest, on the offscreen platform in CTest): the demo
+// started and played frame by frame, an illegal conquest resolved, a player's coins revealed, the record saved
+// and resumed after a "crash", records opened (a SoloPlay one too; bad ones refused with the file named), and the
+// setup wizard's pages calling app/core. With SWREF_SCREENSHOT_DIR set, every screen is saved there as PNG
+// (docs/gui.md shows them), at the window's size and at 1366x768.
+#include <QDir>
+#include <QFile>
+#include <QListWidget>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "app/core/board_overlay.h"
+#include "app/core/verify.h"
+#include "app/gui/board_view.h"
+#include "app/gui/coins_view.h"
+#include "app/gui/main_window.h"
+#include "app/gui/play_view.h"
+#include "app/gui/records_view.h"
+#include "app/gui/setup_wizard.h"
+
+using swref::gui::GameStart;
+using swref::gui::MainWindow;
+using swref::gui::SnapshotPtr;
+
+namespace {
+
+const QString kSource = SWREF_SOURCE_DIR;
+constexpr int kSlow = 600000;  // ms: the demo's table is photographed and set up once (tens of seconds)
+
+// Saves `widget` as NAME.png (and NAME-1366.png at 1366x768 for a main window) when screenshots are asked for.
+void Screenshot(QWidget* widget, const QString& name, bool small_too = false) {
+  const QString dir = qEnvironmentVariable("SWREF_SCREENSHOT_DIR");
+  if (dir.isEmpty()) return;
+  QDir().mkpath(dir);
+  QTest::qWait(300);
+  QVERIFY(widget->grab().save(QDir(dir).filePath(name + ".png")));
+  if (!small_too) return;
+  const QSize size = widget->size();
+  widget->resize(1366, 768);
+  QTest::qWait(400);
+  QVERIFY(widget->grab().save(QDir(dir).filePath(name + "-1366.png")));
+  widget->resize(size);
+  QTest::qWait(200);
+}
+
+}  // namespace
+
+class GuiTest : public QObject {
+  Q_OBJECT
+
+ private:
+  MainWindow* window_ = nullptr;
+  QTemporaryDir tmp_;
+  QString demo_record_;
+
+  SnapshotPtr Last() const { return window_->last(); }
+  // Plays frames until `done` holds for the last snapshot. The worker pauses on an alert: a flag `done` does not
+  // wait for is taken back, a question the demo's players did not settle is answered by them or left to the board.
+  bool PlayUntil(const std::function<bool(const swref::gui::Snapshot&)>& done, int timeout_ms = kSlow) {
+    QElapsedTimer clock, nudge;
+    clock.start();
+    nudge.start();
+    while (clock.elapsed() < timeout_ms) {
+      const SnapshotPtr s = Last();
+      if (s && done(*s)) return true;
+      if (s && s->ended) return false;
+      if (s && s->game && !s->running && nudge.elapsed() > 300) {
+        nudge.restart();
+        if (s->open_flag >= 0)
+          window_->play()->TakeBack();
+        else if (s->open_question >= 0 && s->demo)
+          window_->play()->AnswerAsTable();
+        window_->play()->TogglePlay();
+      }
+      QTest::qWait(50);
+    }
+    return false;
+  }
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
+    window_ = new MainWindow;
+    window_->SetDemoFrameSize(960, 540);
+    window_->resize(1600, 900);
+    window_->show();
+  }
+  void cleanupTestCase() { delete window_; }
+
+  void startTheDemo() {
+    Screenshot(window_, "gui-start");
+    window_->RunDemo();
+    QTRY_VERIFY_WITH_TIMEOUT(Last() && Last()->game && Last()->demo, kSlow);
+    window_->worker()->Post([w = window_->worker()] { w->SetInterval(0); });
+    QVERIFY(PlayUntil([](const auto& s) { return s.frame_index >= 5; }));
+    QCOMPARE(Last()->players, (std::vector<std::string>{"Ann", "Bob"}));
+    demo_record_ = QString::fromStdString(Last()->record);
+    QVERIFY(QFile::exists(demo_record_));
+  }
+
+  void resolveAnAlert() {
+    // The demo's first illegal conquest: the worker stops on it and the alert names the rule.
+    QVERIFY(PlayUntil([](const auto& s) { return s.open_flag >= 0; }));
+    QVERIFY(!Last()->open_text.empty());
+    QCOMPARE(Last()->highlight.size(), size_t{1});
+    Screenshot(window_, "gui-play-alert", true);
+    window_->play()->TakeBack();
+    QTRY_VERIFY_WITH_TIMEOUT(Last()->open_flag < 0, 20000);
+    auto* log = window_->play()->findChild<QListWidget*>("eventLog");
+    QVERIFY(log);
+    QVERIFY(!log->findItems("taken back", Qt::MatchContains).isEmpty());
+  }
+
+  void revealCoins() {
+    // Play on until a turn is tallied: the coins stay hidden until the player asks.
+    QVERIFY(PlayUntil([](const auto& s) { return s.summary && s.summary->turns.size() >= 2; }));
+    Screenshot(window_, "gui-play", true);
+    window_->ShowScreen(1);
+    auto* coins = window_->coins();
+    QTRY_COMPARE(coins->CoinsText("Ann"), QString("hidden"));
+    QCOMPARE(coins->CoinsText("Bob"), QString("hidden"));
+    coins->Reveal("Ann", true);
+    bool number = false;
+    coins->CoinsText("Ann").toInt(&number);
+    QVERIFY(number);
+    QCOMPARE(coins->CoinsText("Bob"), QString("hidden"));
+    Screenshot(window_, "gui-coins", true);
+    coins->Reveal("Ann", false);
+    QCOMPARE(coins->CoinsText("Ann"), QString("hidden"));
+    window_->ShowScreen(0);
+  }
+
+  void undoWithAReason() {
+    const int before = Last()->summary ? Last()->summary->actions : 0;
+    QVERIFY(before > 0);
+    window_->play()->Undo("misread the region");
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !window_->play()->findChild<QListWidget*>("eventLog")->findItems("misread the region", Qt::MatchContains).isEmpty(), 20000);
+  }
+
+  void saveAndResume() {
+    const QString copy = tmp_.filePath("saved.json");
+    QVERIFY(window_->SaveCopy(copy));
+    auto verified = swref::core::VerifyRecordFile(copy.toStdString());
+    QVERIFY2(verified.ok(), verified.error().c_str());
+    QCOMPARE(verified->integrity, swref::core::Integrity::kVerified);
+    // A crash: the window lets go of the game without closing its record; the game is resumed from it.
+    const auto game = Last()->game;
+    const size_t turns = game->scores().size();
+    window_->DetachGame();
+    QTRY_VERIFY_WITH_TIMEOUT(!Last()->game, 20000);
+    GameStart start;
+    start.source = GameStart::Source::kDemo;
+    start.frame_width = 960;
+    start.frame_height = 540;
+    start.demo_dir = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).filePath("demo-7-960x540").toStdString();
+    start.record = demo_record_.toStdString();
+    start.resume = true;
+    window_->StartGame(start);
+    QTRY_VERIFY_WITH_TIMEOUT(Last()->game, kSlow);
+    QCOMPARE(Last()->game->scores().size(), turns);
+    QCOMPARE(Last()->game->round(), game->round());
+    QVERIFY(Last()->frame_index >= 0);  // the frames go on after the last board committed
+    // Play the rest of the game: the demo's players answer its questions; every flag is taken back.
+    PlayUntil([](const auto& s) { return s.ended; });
+    QVERIFY(Last()->ended);
+    window_->ShowScreen(1);
+    Screenshot(window_, "gui-coins-end");
+    window_->ShowScreen(0);
+  }
+
+  void openRecords() {
+    QVERIFY(window_->OpenRecord(kSource + "/examples/first-game.json"));
+    QVERIFY(window_->records()->SoloText().isEmpty());
+    QVERIFY(window_->OpenRecord(kSource + "/examples/solo-2p.json"));
+    const QString solo = window_->records()->SoloText();
+    QVERIFY2(solo.contains("Rating: <b>"), qPrintable(solo));
+    QVERIFY(solo.contains("opposition's score"));
+    QVERIFY(solo.contains("End items"));
+    Screenshot(window_, "gui-records-solo", true);
+    // Exported as `swref report` does.
+    QVERIFY(window_->records()->Export(tmp_.filePath("report")));
+    QVERIFY(QFile::exists(tmp_.filePath("report/solo-2p.html")));
+    QVERIFY(window_->OpenRecord(demo_record_));
+    Screenshot(window_, "gui-records");
+  }
+
+  void badRecordsAreNamed() {
+    QVERIFY(!window_->OpenRecord(tmp_.filePath("missing.json")));
+    QVERIFY(window_->last_error().contains("missing.json"));
+    QFile corrupt(tmp_.filePath("corrupt.json"));
+    QVERIFY(corrupt.open(QIODevice::WriteOnly));
+    corrupt.write("{\"format\": \"smallworld-record/1\", \"players\": [");
+    corrupt.close();
+    QVERIFY(!window_->OpenRecord(corrupt.fileName()));
+    QVERIFY(window_->last_error().contains("corrupt.json"));
+  }
+
+  void anUnreadableFrameShowsABanner() {
+    QDir frames(tmp_.filePath("frames"));
+    QVERIFY(QDir().mkpath(frames.path()));
+    QFile bad(frames.filePath("f0001.png"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("not a picture");
+    bad.close();
+    GameStart start;
+    start.source = GameStart::Source::kImages;
+    start.path = frames.path().toStdString();
+    start.setup = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).filePath("demo-7-960x540/setup").toStdString();
+    start.record = tmp_.filePath("banner.json").toStdString();
+    start.header.players = {"Ann", "Bob"};
+    window_->StartGame(start);
+    QTRY_VERIFY_WITH_TIMEOUT(Last()->game && !Last()->demo, 60000);
+    window_->play()->StepFrame();
+    QTRY_VERIFY_WITH_TIMEOUT(!Last()->banner.empty(), 20000);
+    QVERIFY2(Last()->banner.find("f0001.png") != std::string::npos, Last()->banner.c_str());
+  }
+
+  void theSetupWizard() {
+    const QString table = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).filePath("demo-7-960x540/table");
+    auto* wizard = window_->OpenWizard();
+    wizard->resize(1400, 860);
+    // 1. The lens, from OpenCV's chessboard photos.
+    QStringList photos;
+    for (const char* f : {"left01.jpg", "left02.jpg", "left03.jpg", "left04.jpg", "left05.jpg", "left06.jpg"})
+      photos << kSource + "/tests/data/opencv-chessboard-stereo/" + f;
+    wizard->calibrate()->AddPhotos(photos);
+    QCOMPARE(wizard->calibrate()->PhotosWithCorners(), 6);
+    QVERIFY(wizard->calibrate()->Calibrate());
+    QTRY_VERIFY_WITH_TIMEOUT(wizard->calibrate()->Report().contains("RMS"), 120000);
+    Screenshot(wizard, "gui-setup-calibrate");
+    // 2. The targets.
+    wizard->next();
+    QVERIFY(wizard->print()->Save(tmp_.filePath("markers.pdf")));
+    QVERIFY(QFile::exists(tmp_.filePath("markers.pdf")));
+    Screenshot(wizard, "gui-setup-print");
+    // 3. The board: a few clicks of the assist, then the demo table's layout file.
+    wizard->next();
+    QVERIFY(wizard->board()->LoadReference(table + "/reference.png"));
+    auto overlay = swref::core::OverlayMaker::Load(QDir(table).filePath("../setup").toStdString());
+    QVERIFY(overlay.ok());
+    const auto regions = overlay->OnReference().regions;
+    for (size_t i = 0; i < 9 && i < regions.size(); ++i) wizard->board()->ClickRegion(QPointF(regions[i].label.x, regions[i].label.y));
+    Screenshot(wizard, "gui-setup-board-assist");
+    // The demo table's camera is not the one of OpenCV's photos: its board is set up without a lens model.
+    wizard->state().camera_json.clear();
+    wizard->board()->SetLayoutFile(table + "/layout.json");
+    wizard->board()->SetOut(tmp_.filePath("setup"));
+    QVERIFY(wizard->board()->SetUp());
+    QTRY_VERIFY_WITH_TIMEOUT(wizard->board()->Result().contains("Set up in"), 120000);
+    Screenshot(wizard, "gui-setup-board");
+    // 4. The tokens, and what the camera recognises with them.
+    wizard->next();
+    wizard->enroll()->SetCrops(table + "/crops");
+    QVERIFY(wizard->enroll()->Enroll());
+    QTRY_VERIFY_WITH_TIMEOUT(wizard->enroll()->Result().contains("Enrolled"), 300000);
+    QSignalSpy shown(wizard->enroll(), &swref::gui::EnrollPage::PreviewShown);
+    QVERIFY(wizard->enroll()->PreviewPhoto(table + "/frames/" + QDir(table + "/frames").entryList(QDir::Files).value(60)));
+    QVERIFY(shown.wait(120000));
+    QVERIFY(wizard->enroll()->Seen().contains("ok"));
+    Screenshot(wizard, "gui-setup-enroll");
+    wizard->close();
+  }
+
+  void fitsSmallAndHiDpiScreens() {
+    // Usable at 1366x768 (and at QT_SCALE_FACTOR=2 on a 4K screen: 1920x1080 logical pixels).
+    const QSize least = window_->minimumSizeHint();
+    QVERIFY2(least.width() <= 1366 && least.height() <= 768, qPrintable(QString("%1x%2").arg(least.width()).arg(least.height())));
+    window_->resize(1366, 768);
+    QTest::qWait(100);
+    QVERIFY(window_->play()->board()->width() >= 600);
+  }
+};
+
+QTEST_MAIN(GuiTest)
+#include "gui_test.moc"
