@@ -30,12 +30,12 @@ bool RefereeStepper::SkipTo(int64_t frame) {
   return true;
 }
 
-bool RefereeStepper::Step(std::vector<Notice>* out, Frame* frame) {
+bool RefereeStepper::ReadFrame(std::vector<Notice>* out, Frame* frame) {
   if (last_frame_ < 0) TellUpTo(-1, out);
   Frame local;
   Frame& f = frame ? *frame : local;
   if (stopped_ || !frames_.Next(&f)) {
-    TellUpTo(INT64_MAX, out);
+    ended_ = true;
     return false;
   }
   for (Notice& n : session_.OnFrame(f)) {
@@ -43,8 +43,15 @@ bool RefereeStepper::Step(std::vector<Notice>* out, Frame* frame) {
     out->push_back(std::move(n));
   }
   last_frame_ = f.index;
-  TellUpTo(f.index, out);
   return true;
+}
+
+void RefereeStepper::TellEvents(std::vector<Notice>* out) { TellUpTo(ended_ ? INT64_MAX : last_frame_, out); }
+
+bool RefereeStepper::Step(std::vector<Notice>* out, Frame* frame) {
+  const bool read = ReadFrame(out, frame);
+  TellEvents(out);
+  return read;
 }
 
 engine::Result<RefereeRunSummary> RunReferee(RefereeSession& session, FrameSource& frames, const std::vector<TableEvent>& events,
@@ -80,8 +87,12 @@ engine::Result<RefereeRunSummary> RunReferee(RefereeSession& session, FrameSourc
   const int64_t total = frames.count();
   std::vector<Notice> notices;
   while (!summary.stopped) {
+    // The frame's notices are handed on before the events after it are told (the demo's players answer first).
     notices.clear();
-    const bool read = stepper.Step(&notices);
+    const bool read = stepper.ReadFrame(&notices);
+    take(notices);
+    notices.clear();
+    if (!summary.stopped) stepper.TellEvents(&notices);
     take(notices);
     if (!read) break;
     ++summary.frames;

@@ -32,6 +32,10 @@ class RefereeStepper {
       : session_(session), frames_(frames), events_(std::move(events)) {}
   // False when there was no frame left (or the session stopped); `frame` (optional) gets the frame read.
   bool Step(std::vector<Notice>* out, Frame* frame = nullptr);
+  // Step in two halves, for a caller that answers the frame's questions before the events after it are told (as
+  // `swref demo`'s players do): the frame alone, then the events placed after it (or, with no frame left, the rest).
+  bool ReadFrame(std::vector<Notice>* out, Frame* frame = nullptr);
+  void TellEvents(std::vector<Notice>* out);
   // A resumed run: reads the frames up to and including `frame` without giving them to the session, and drops the
   // events placed before or at it (the record holds what they did). False when the frames ended first.
   bool SkipTo(int64_t frame);
@@ -47,6 +51,7 @@ class RefereeStepper {
   size_t next_ = 0;
   int64_t last_frame_ = -1;
   bool stopped_ = false;
+  bool ended_ = false;  // no frame left
 };
 
 // Feeds every frame, and after each frame the events told after it (`after_frame`), to a session; hands every

@@ -145,7 +145,9 @@ bool SessionWorker::Answered(std::vector<core::Notice>* notices) {
 void SessionWorker::Step() {
   if (!session_ || ended_) return;
   std::vector<core::Notice> notices;
-  const bool read = stepper_->Step(&notices, &frame_);
+  const bool read = stepper_->ReadFrame(&notices, &frame_);
+  if (autopilot_) Answered(&notices);  // the demo's players answer before the events after the frame are told
+  stepper_->TellEvents(&notices);
   if (read && !frame_.image.empty()) {
     const double scale = frame_.image.cols > kScreenWidth ? static_cast<double>(kScreenWidth) / frame_.image.cols : 1.0;
     QImage image = ToImage(frame_.image);
