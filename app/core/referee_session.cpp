@@ -248,6 +248,16 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
     e.text = "The turn ends but the board differs from the game (" + e.text + "); please check the reading or finish the redeployment";
     e.options.clear();
   }
+  if (e.kind == engine::ExplainKind::kIllegal && e.reading.illegal >= 0 &&
+      e.reading.actions[e.reading.illegal].action.type != engine::ActionType::kConquer) {
+    // Only a conquest is flagged (a player can take it back); any other action the rules refuse (a withdrawal, a
+    // redeployment) means the board was misread or moved wrongly: the players must settle the reading.
+    const engine::Verdict& v = e.verdict();
+    e.kind = engine::ExplainKind::kQuestion;
+    e.text = "The board shows what the rules do not allow (" + std::string(engine::ToString(v.code)) + ": " + v.why +
+             "); please check the reading";
+    e.options.clear();
+  }
   if (open_question_ >= 0 && e.kind != engine::ExplainKind::kQuestion) {
     auto a = journal_.Append(EntryKind::kAnswer, {{"question", open_question_}, {"answer", {{"by", "board"}}}, {"corrected", false}});
     if (!a) return void(Written(a.error(), out));
