@@ -239,6 +239,28 @@ KindTemplate MakeTemplate(const std::string& kind, std::vector<Photo>& photos, c
   const std::vector<uint8_t> inside = FootprintSamples(t.footprint, spec);
   std::vector<PolarSamples> aligned;
   for (const Photo& p : photos) aligned.push_back(Align(p.samples, p.shift, p.offset));
+  // A photo far off all the others (taken under a patch of glare, or with a neighbour in it) is left out of the
+  // template: with three or more, each photo's distance to the mean of the rest, against the median distance.
+  if (aligned.size() >= 3) {
+    std::vector<double> dist(aligned.size(), 0);
+    for (size_t j = 0; j < aligned.size(); ++j) {
+      for (int i = 0; i < kPolarSize; ++i) {
+        if (!inside[i % (kRings * kAngles)]) continue;
+        double rest = 0;
+        for (size_t q = 0; q < aligned.size(); ++q)
+          if (q != j) rest += aligned[q][i];
+        rest /= static_cast<double>(aligned.size() - 1);
+        dist[j] += (aligned[j][i] - rest) * (aligned[j][i] - rest);
+      }
+    }
+    std::vector<double> sorted = dist;
+    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+    const double median = sorted[sorted.size() / 2];
+    std::vector<PolarSamples> kept;
+    for (size_t j = 0; j < aligned.size(); ++j)
+      if (dist[j] <= 3.0 * median) kept.push_back(aligned[j]);
+    if (kept.size() >= 2 && kept.size() < aligned.size()) aligned = std::move(kept);
+  }
   MeanAndWeight(aligned, &t.mean, &t.weight, &inside);
   return t;
 }

@@ -22,6 +22,9 @@ namespace {
 
 using calibration::TokenModel;
 constexpr double kPpm = kBoardPxPerMm;
+constexpr double kOutlineSpreadMm = 2.0;   // how far an outline seed may lie from the token's centre
+constexpr float kMinOutlineVotes = 12;     // weaker outline peaks are texture lining up by chance
+constexpr float kClearOutline = 40;        // a token with an outline this clear needs no foreground
 
 struct Candidate {
   cv::Point2d centre_px;
@@ -29,31 +32,42 @@ struct Candidate {
   calibration::PolarSamples samples;  // at centre_px
   std::vector<uint8_t> mask;        // samples hidden by taken tokens (empty: none)
   double visible = 1;
+  float outline_votes = 0;          // > 0: seeded by its outline (OutlineSeeds), which may show no foreground
 };
 
-// Samples, optionally with the explained pixels masked out (`mask` stays empty when none is).
-void Sample(const cv::Mat& lab, cv::Point2d c, const cv::Mat& explained, calibration::PolarSamples* s, std::vector<uint8_t>* mask) {
-  calibration::SamplePolar(lab, c, calibration::PolarSpec{}, 0, s, explained, mask);
+// What every candidate is judged against.
+struct Scene {
+  const Rectified& frame;
+  const cv::Mat& reference_bgr;      // the empty board (CV_8UC3, board pixels)
+  const cv::Mat& reference_glare;    // its own glare (ReferenceGlare)
+  const cv::Mat& occupied;           // foreground: ring pixels the light is not measured on
+};
+
+// Samples from a token's local view, optionally with the explained pixels masked out (`mask` stays empty when
+// none is). `c` in board pixels.
+void Sample(const LocalView& view, cv::Point2d c, const cv::Mat& explained, calibration::PolarSamples* s, std::vector<uint8_t>* mask) {
+  const cv::Point2d at = c - cv::Point2d(view.origin);
+  calibration::SamplePolar(view.lab, at, calibration::PolarSpec{}, 0, s, explained.empty() ? cv::Mat() : explained(view.box), mask);
 }
 
-calibration::MatchContext Context(const Rectified& frame, cv::Point2d c, const std::vector<uint8_t>& mask) {
+calibration::MatchContext Context(const LocalView& view, const std::vector<uint8_t>& mask) {
   calibration::MatchContext ctx;
   ctx.mask = mask.empty() ? nullptr : &mask;
-  ctx.ceiling = CeilingAt(frame, c);
+  ctx.ceiling = view.ceiling;
   return ctx;
 }
 
 // Moves the centre to where a kind fits best, its rotation and light offset held as found at the seed: along
-// each axis a parabola through the error at -h, 0 and +h gives the step (h = 1 mm, then 0.5 mm); a step is taken
-// only when it lowers the error.
-cv::Point2d RefineCentre(const TokenModel& model, const calibration::TokenMatch& m, const Rectified& frame, cv::Point2d c, const cv::Mat& explained) {
+// each axis a parabola through the error at -h, 0 and +h gives the step (h = 1.5 mm, then 1 and 0.5 mm); a step
+// is taken only when it lowers the error.
+cv::Point2d RefineCentre(const TokenModel& model, const calibration::TokenMatch& m, const LocalView& view, cv::Point2d c, const cv::Mat& explained) {
   const calibration::KindTemplate& t = *model.Find(m.kind);
   calibration::PolarSamples s;
   std::vector<uint8_t> mask;
   std::vector<float> storage;
-  const std::vector<float>& mean = model.MeanUnder(t, Context(frame, c, mask), &storage);
+  const std::vector<float>& mean = model.MeanUnder(t, Context(view, mask), &storage);
   auto error_at = [&](cv::Point2d q) {
-    Sample(frame.lab, q, explained, &s, &mask);
+    Sample(view, q, explained, &s, &mask);
     return calibration::RobustError(s, mean, t.weight, m.shift, TokenModel::kCap, mask.empty() ? nullptr : &mask, nullptr, m.offset);
   };
   double best = error_at(c);
@@ -75,26 +89,37 @@ cv::Point2d RefineCentre(const TokenModel& model, const calibration::TokenMatch&
 
 // Names a seed: the kinds that fit it best there each get their centre refined, and the best after that wins
 // (a kind that fits a little worse at a seed off the token's centre may be the one that fits best at the centre).
-Candidate Fit(const TokenModel& model, const Rectified& frame, cv::Point2d seed, const cv::Mat& explained) {
+// The token is seen in its own light (local_light.cpp), measured on the board around the seed.
+// `spread_mm` > 0: the seed is only known to within that (an outline seed); the best of five starts (the seed and
+// `spread_mm` to each side) is refined.
+Candidate Fit(const TokenModel& model, const Scene& scene, cv::Point2d seed, const cv::Mat& explained, double spread_mm = 0) {
+  const LocalView view = MakeLocalView(scene.frame, scene.reference_bgr, scene.reference_glare, scene.occupied, seed);
   calibration::PolarSamples s;
   std::vector<uint8_t> mask;
-  Sample(frame.lab, seed, explained, &s, &mask);
-  const auto ranked = model.Rank(s, 3, Context(frame, seed, mask), 6);
+  std::vector<calibration::TokenMatch> ranked;
+  const double d = spread_mm * kPpm;
+  const cv::Point2d start = seed;
+  for (const cv::Point2d off : {cv::Point2d(0, 0), cv::Point2d(-d, 0), cv::Point2d(d, 0), cv::Point2d(0, -d), cv::Point2d(0, d)}) {
+    Sample(view, start + off, explained, &s, &mask);
+    auto r = model.Rank(s, 3, Context(view, mask), 6);
+    if (!r.empty() && (ranked.empty() || r.front().error < ranked.front().error)) ranked = std::move(r), seed = start + off;
+    if (d <= 0) break;
+  }
   // Each close enough kind refined; the centre where one of them fits best wins.
   cv::Point2d centre = seed;
   double best = 1e300;
   for (const calibration::TokenMatch& m : ranked) {
     if (m.error > 1.8 * ranked.front().error) break;
-    const cv::Point2d c = RefineCentre(model, m, frame, seed, explained);
-    Sample(frame.lab, c, explained, &s, &mask);
-    const double e = model.ErrorNear(*model.Find(m.kind), s, m.shift, Context(frame, c, mask));
+    const cv::Point2d c = RefineCentre(model, m, view, seed, explained);
+    Sample(view, c, explained, &s, &mask);
+    const double e = model.ErrorNear(*model.Find(m.kind), s, m.shift, Context(view, mask));
     if (e < best) best = e, centre = c;
   }
   // Named once more there, against the others, for the confidence.
   Candidate cand;
   cand.centre_px = centre;
-  Sample(frame.lab, centre, explained, &cand.samples, &cand.mask);
-  const calibration::MatchContext ctx = Context(frame, centre, cand.mask);
+  Sample(view, centre, explained, &cand.samples, &cand.mask);
+  const calibration::MatchContext ctx = Context(view, cand.mask);
   cand.match = model.Rank(cand.samples, 2, ctx, 6).front();
   model.ErrorOf(cand.match.kind, cand.samples, cand.match.shift, ctx, &cand.visible);
   return cand;
@@ -153,8 +178,10 @@ cv::Rect PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centr
   return box;
 }
 
-std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab, const TokenModel& model,
-                                    const cv::Mat& region_labels, const ObserverOptions& options, cv::Mat* unexplained) {
+std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_bgr, const cv::Mat& reference_glare,
+                                    const cv::Mat& reference_lab, const TokenModel& model, const cv::Mat& region_labels, const ObserverOptions& options,
+                                    cv::Mat* unexplained) {
+  const Scene scene{frame, reference_bgr, reference_glare, fg.mask};
   // 1-3. Seeds, deepest first (the middle of a token in full view lies deepest in the foreground), each named and
   // centred on what the tokens taken before it leave in view: samples on explained pixels (hidden under a taken
   // token) are not looked at. A seed on a taken token is that token.
@@ -185,7 +212,8 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     // phantoms out).
     const int own = Area(mine(box));
     const int fresh = Area(mine(box) & ~explained(box));
-    if (own == 0 || fresh < 0.3 * own || Area(mine(box) & fg.mask(box)) < 0.1 * own) return false;
+    const bool outlined = c.outline_votes >= kClearOutline;
+    if (own == 0 || fresh < 0.3 * own || (!outlined && Area(mine(box) & fg.mask(box)) < 0.1 * own)) return false;
     Instance inst;
     inst.centre_mm = centre_mm;
     inst.rotation_rad = c.match.rotation_rad;
@@ -202,7 +230,21 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     return true;
   };
   std::vector<Candidate> cands;
-  for (const cv::Point& p : Seeds(fg.mask, 3.0, 3.0)) cands.push_back(Fit(model, frame, cv::Point2d(p), cv::Mat()));
+  for (const cv::Point& p : Seeds(fg.mask, 3.0, 3.0)) cands.push_back(Fit(model, scene, cv::Point2d(p), cv::Mat(), kOutlineSpreadMm));
+  // Outline seeds where the foreground gave none: a token that hardly changes the colour (grey on grey ground).
+  {
+    std::vector<cv::Point2d> taken;
+    for (const OutlineSeed& o : frame.outline_seeds) {
+      if (o.votes < kMinOutlineVotes) break;
+      bool near = false;
+      for (const cv::Point2d& q : taken) near = near || cv::norm(q - o.centre_px) < 3 * kPpm;
+      if (near) continue;
+      taken.push_back(o.centre_px);
+      Candidate c = Fit(model, scene, o.centre_px, cv::Mat(), kOutlineSpreadMm);
+      c.outline_votes = o.votes;
+      cands.push_back(std::move(c));
+    }
+  }
   std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.match.error < b.match.error; });
   for (Candidate& c : cands) {
     bool duplicate = false;
@@ -212,7 +254,11 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     std::vector<uint8_t> hidden;
     calibration::PolarSamples unused;
     calibration::SamplePolar(frame.lab, c.centre_px, calibration::PolarSpec{}, 0, &unused, explained, &hidden);
-    if (!hidden.empty()) c = Fit(model, frame, c.centre_px, blocked);
+    if (!hidden.empty()) {
+      const float votes = c.outline_votes;
+      c = Fit(model, scene, c.centre_px, blocked);
+      c.outline_votes = votes;
+    }
     consider(c);
   }
 
@@ -228,7 +274,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   cv::Mat residual = left_over();
   for (int round = 0; round < 2; ++round) {
     bool took = false;
-    for (const cv::Point& p : Seeds(residual, 3.0, 4.0)) took = consider(Fit(model, frame, cv::Point2d(p), blocked)) || took;
+    for (const cv::Point& p : Seeds(residual, 3.0, 4.0)) took = consider(Fit(model, scene, cv::Point2d(p), blocked)) || took;
     if (!took) break;
     residual = left_over();
   }

@@ -104,7 +104,9 @@ Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::
   reference_lab_ = calibration::MatchLab(reference_board_);
   reference_small_ = LightReference(reference_board_);
   reference_cells_ = GlareCells(reference_board_);
+  reference_half_lab_ = OutlineLab(reference_board_);
   region_labels_ = calibration::RasterizeLayout(setup_.layout, kBoardPxPerMm);
+  reference_glare_ = ReferenceGlare(reference_board_, region_labels_);
   const EdgeRing ring = WarpEdgeRing(reference, ref, setup_.layout.board_mm, cv::Matx33d::eye(), {});
   ring_reference_ = ring.bgr;
   ring_valid_ = ring.valid;
@@ -165,9 +167,16 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
 
   // 2. Rectify: board coordinates, the light matched to the reference's.
   t = Clock::now();
-  const Rectified rect = Rectify(frame, frame_pose_, reference_small_, reference_cells_);
+  const Rectified rect = Rectify(frame, frame_pose_, reference_small_, reference_cells_, reference_half_lab_);
   times_.rectify = Ms(t, Clock::now());
-  if (debug_) debug_("0-reference", reference_board_), debug_("1-rectified", rect.bgr), debug_("1-matched", rect.matched);
+  if (debug_) {
+    debug_("0-reference", reference_board_), debug_("1-rectified", rect.bgr), debug_("1-matched", rect.matched);
+    double top = 0;
+    cv::minMaxLoc(rect.outline_votes, nullptr, &top);
+    cv::Mat votes;
+    rect.outline_votes.convertTo(votes, CV_8U, 255.0 / std::max(top, 1.0));
+    debug_("1-outline-votes", votes);
+  }
 
   // 3. Foreground.
   t = Clock::now();
@@ -205,7 +214,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   // 5. Instances: the foreground explained token by token.
   t = Clock::now();
   cv::Mat unexplained;
-  instances_ = FindInstances(rect, fg, reference_lab_, model_, region_labels_, options_, &unexplained);
+  instances_ = FindInstances(rect, fg, reference_board_, reference_glare_, reference_lab_, model_, region_labels_, options_, &unexplained);
   // 6. Stacks.
   const cv::Point3d camera = CameraOverBoard(frame_pose_.pose.image_from_board, dist_.empty() ? nullptr : &K_, frame.size());
   JudgeStacks(instances_, rect, fg, reference_lab_, model_, camera);

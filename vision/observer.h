@@ -119,6 +119,9 @@ class Observer {
   const engine::Map& map() const { return *map_; }
   // Forget the pose: the next frame is registered in full.
   void ForgetPose() { pose_check_.Clear(); }
+  // The per-frame check alone (pipeline step 1's cheap part): true when the pose found before still holds for
+  // this frame (8-bit BGR); false when the board must be found again (or was never found).
+  bool PoseUnchanged(const cv::Mat& frame) const { return pose_check_.Unchanged(frame); }
 
  private:
   std::vector<cv::Point2d> CheckAnchors() const;  // where PoseCheck looks, in frame pixels
@@ -130,6 +133,8 @@ class Observer {
   cv::Mat reference_lab_;            // ... in Lab, float, smoothed as frames are
   cv::Mat reference_small_;          // ... as float BGR at 1/16, for the light matching
   cv::Mat reference_cells_;          // ... at 2 mm cells, for finding glare
+  cv::Mat reference_half_lab_;       // ... at 1 px/mm in Lab, for the tokens' outlines
+  cv::Mat reference_glare_;          // ... its own glare (ReferenceGlare)
   cv::Mat region_labels_;            // region id per board pixel (CV_32S)
   cv::Mat ring_reference_;           // the table around the board in the reference photo (gate.cpp)
   cv::Mat ring_valid_;
@@ -173,6 +178,19 @@ cv::Point2d ProjectToFrame(const cv::Matx33d& image_from_board, const cv::Matx33
 // is given.
 void MakeBoardMaps(FramePose& fp, cv::Size2d board_mm, const cv::Matx33d& K, const std::vector<double>& dist);
 
+// Step 5's second source of seeds (outline_votes.cpp): token centres voted for by the edges the frame has and the
+// empty board has not, `radius_mm` out along their normals. Board pixels (kBoardPxPerMm), strongest first.
+struct OutlineSeed {
+  cv::Point2d centre_px;
+  float votes = 0;
+};
+// The Lab images it works on: a board image (kBoardPxPerMm) at half its resolution, in calibration::MatchLab's Lab.
+cv::Mat OutlineLab(const cv::Mat& board_bgr);
+// `votes_image` (optional): the votes (CV_32F, 1 px/mm), for debugging.
+std::vector<OutlineSeed> OutlineSeeds(const cv::Mat& frame_half_lab, const cv::Mat& reference_half_lab, double radius_mm,
+                                      const cv::Mat& exclude = cv::Mat(), cv::Mat* votes_image = nullptr);
+inline constexpr double kOutlineRadiusMm = 12.0;  // a race token's or lost tribe's half width (25 mm tokens)
+
 // Step 2: the frame in board coordinates with its light matched to the reference: a smooth per-channel gain
 // field, fitted on the pixels that look like the empty board.
 struct Rectified {
@@ -184,9 +202,39 @@ struct Rectified {
   cv::Mat ceiling;                   // CV_32FC3 over light cells: the brightest value the camera could record there,
                                      // in `matched` units (calibration::MatchContext::ceiling)
   double light_change = 0;           // how far the global gains were from 1 (log scale)
+  std::vector<OutlineSeed> outline_seeds;  // tokens' outlines, found before the glare was judged (kept out of it)
+  cv::Mat outline_votes;             // CV_32F at 1 px/mm: the votes they came from (debug images)
+  cv::Mat gain;                      // CV_32FC3 over light cells: frame = gain x reference (the lamp, vignetting)
+  cv::Mat glare_added;               // CV_32FC3 over light cells: the glare taken off, in the frame's own units
+  cv::Vec3f glare_colour{0.577f, 0.577f, 0.577f};  // the colour glare adds (unit length, BGR)
 };
+// The whole board's light at a board pixel: the gain field, and the glare (along glare_colour) in frame units.
+cv::Vec3f GainAt(const Rectified& frame, cv::Point2d board_px);
+float GlareAt(const Rectified& frame, cv::Point2d board_px);
+
+// The frame around one token in the reference's light, measured on the ring of board around it (local_light.cpp).
+struct LocalView {
+  cv::Mat lab;                       // CV_32FC3 (calibration::MatchLab) over `box`
+  cv::Rect box;                      // in board pixels
+  cv::Point origin;                  // box.tl()
+  bool fitted = false;               // the ring gave the light (else: the whole board's)
+  cv::Vec3f gain{1, 1, 1};
+  float glare = 0;                   // along Rectified::glare_colour, frame units
+  cv::Vec3f ceiling{255, 255, 255};  // the brightest value the camera could record there, in reference light
+};
+// `occupied` (optional, CV_8U board pixels): ring pixels to leave out (other tokens). `reference_glare`
+// (optional, ReferenceGlare): the reference photo's own glare, taken off the token too.
+LocalView MakeLocalView(const Rectified& frame, const cv::Mat& reference_bgr, const cv::Mat& reference_glare, const cv::Mat& occupied,
+                        cv::Point2d centre_px);
+// The glare lying on the empty-board reference photo itself (reference_glare.cpp): CV_32F over 4 mm cells, 8-bit
+// units along (1, 1, 1) / sqrt(3). `region_labels`: RasterizeLayout at kBoardPxPerMm.
+cv::Mat ReferenceGlare(const cv::Mat& reference_board, const cv::Mat& region_labels);
+// A cell field (CV_32F over the board) at a board pixel, bilinear.
+float FieldValueAt(const cv::Mat& field, cv::Size board_px, cv::Point2d at_px);
 // `reference_small` (LightReference) and `reference_cells` (GlareCells): the empty board, made once.
-Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_cells);
+// `reference_half_lab`: OutlineLab of the empty board, for the outline seeds.
+Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_cells,
+                  const cv::Mat& reference_half_lab);
 // Rectified::ceiling at a board pixel.
 cv::Vec3f CeilingAt(const Rectified& frame, cv::Point2d board_px);
 // Glare in a light-matched board image (float BGR 0..255) against the empty board (its GlareCells): large smooth
@@ -195,7 +243,10 @@ cv::Vec3f CeilingAt(const Rectified& frame, cv::Point2d board_px);
 // `taken` (optional): the light taken off, float BGR.
 inline constexpr int kGlareCellPx = 4;   // glare is judged on cells of this many board pixels (2 mm)
 cv::Mat GlareCells(const cv::Mat& reference_board);
-cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken = nullptr);
+// `objects` (optional, CV_8U at the glare cells' size): cells where something lies (a token's outline was seen);
+// they neither make nor shape a patch of glare, which is fitted around them.
+cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken = nullptr,
+                  const cv::Mat& objects = cv::Mat());
 // The reference's side of the light matching: the empty board at 1/16 scale, float BGR.
 cv::Mat LightReference(const cv::Mat& reference_board);
 
@@ -228,8 +279,10 @@ bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table
 
 // Step 5: the foreground explained as tokens (instances.cpp).
 // `reference_lab`: the empty board (as Rectified::lab), for judging "a token" against "nothing" at each spot.
-std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab, const calibration::TokenModel& model,
-                                    const cv::Mat& region_labels, const ObserverOptions& options, cv::Mat* unexplained = nullptr);
+// `reference_bgr`: the empty board (board pixels), for each token's own light (local_light.cpp).
+std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_bgr, const cv::Mat& reference_glare,
+                                    const cv::Mat& reference_lab, const calibration::TokenModel& model, const cv::Mat& region_labels,
+                                    const ObserverOptions& options, cv::Mat* unexplained = nullptr);
 // A kind's footprint placed at an instance: CV_8U mask in board pixels (kBoardPxPerMm) painted into `canvas`;
 // returns the box it may cover.
 cv::Rect PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm, double rotation_rad, cv::Mat& canvas);

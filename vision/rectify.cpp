@@ -55,6 +55,20 @@ cv::Mat FitGain(const cv::Mat& small, const cv::Mat& reference_small, const cv::
   return gain;
 }
 
+// Glare cells (kGlareCellPx) where a token lies: a disc around every clear outline seed.
+cv::Mat ObjectCells(const std::vector<OutlineSeed>& seeds, cv::Size cells) {
+  constexpr float kClearVotes = 30;        // a seed this clear is a token (OutlineSeeds: a full outline gives ~60)
+  constexpr double kDiscMm = 15;           // the token and its rim
+  cv::Mat m = cv::Mat::zeros(cells, CV_8U);
+  const double scale = 1.0 / kGlareCellPx;  // board pixels -> cells
+  for (const OutlineSeed& s : seeds) {
+    if (s.votes < kClearVotes) break;
+    const cv::Point c(cvRound((s.centre_px.x + 0.5) * scale - 0.5), cvRound((s.centre_px.y + 0.5) * scale - 0.5));
+    cv::circle(m, c, cvRound(kDiscMm * kBoardPxPerMm * scale), cv::Scalar(255), cv::FILLED);
+  }
+  return m;
+}
+
 // The frame divided by the gain field (float BGR 0..255).
 cv::Mat Apply(const cv::Mat& cur, const cv::Mat& gain) {
   cv::Mat inv;
@@ -65,6 +79,27 @@ cv::Mat Apply(const cv::Mat& cur, const cv::Mat& gain) {
 }
 
 }  // namespace
+
+namespace {
+// A cell field (CV_32FC3 over the board) at a board pixel, bilinear.
+cv::Vec3f FieldAt(const cv::Mat& field, cv::Size board, cv::Point2d board_px, cv::Vec3f none) {
+  if (field.empty()) return none;
+  const double x = std::clamp(board_px.x / board.width * field.cols - 0.5, 0.0, field.cols - 1.0);
+  const double y = std::clamp(board_px.y / board.height * field.rows - 0.5, 0.0, field.rows - 1.0);
+  const int x0 = static_cast<int>(x), y0 = static_cast<int>(y), x1 = std::min(x0 + 1, field.cols - 1), y1 = std::min(y0 + 1, field.rows - 1);
+  const float fx = static_cast<float>(x - x0), fy = static_cast<float>(y - y0);
+  const cv::Vec3f top = field.at<cv::Vec3f>(y0, x0) * (1 - fx) + field.at<cv::Vec3f>(y0, x1) * fx;
+  const cv::Vec3f bottom = field.at<cv::Vec3f>(y1, x0) * (1 - fx) + field.at<cv::Vec3f>(y1, x1) * fx;
+  return top * (1 - fy) + bottom * fy;
+}
+}  // namespace
+
+cv::Vec3f GainAt(const Rectified& frame, cv::Point2d board_px) { return FieldAt(frame.gain, frame.bgr.size(), board_px, {1, 1, 1}); }
+
+float GlareAt(const Rectified& frame, cv::Point2d board_px) {
+  const cv::Vec3f added = FieldAt(frame.glare_added, frame.bgr.size(), board_px, {0, 0, 0});
+  return std::max(0.0f, added.dot(frame.glare_colour));
+}
 
 cv::Vec3f CeilingAt(const Rectified& frame, cv::Point2d board_px) {
   if (frame.ceiling.empty()) return {255, 255, 255};
@@ -91,7 +126,8 @@ cv::Mat GlareCells(const cv::Mat& reference_board) {
   return cells;
 }
 
-cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken) {
+cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken,
+                  const cv::Mat& objects) {
   // Judged on 2 mm cells: the board's fine texture (stripes, tree crowns) averages out, a token does not.
   constexpr double kCellMm = kGlareCellPx / kBoardPxPerMm;
   const cv::Size cells = reference_cells.size();
@@ -151,6 +187,9 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
   cv::Sobel(alpha, gy, CV_32F, 0, 1, 3, 0.125);
   cv::magnitude(gx, gy, grad);
   fits &= grad < 10;
+  // A white token gains light in every channel too, and is flat inside: where a token's outline was seen, the
+  // cells are the token's, not the board's.
+  if (!objects.empty()) fits.setTo(0, objects);
   cv::morphologyEx(fits, fits, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
   // And large: a patch of light, not a token or two.
   cv::Mat glare_cells = KeepComponents(fits, [&](int area, int) { return area * kCellMm * kCellMm >= 1500; });
@@ -165,25 +204,38 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
     cv::Mat cc, stats, centroids;
     const int count = cv::connectedComponentsWithStats(glare_cells, cc, stats, centroids, 8, CV_32S);
     for (int i = 1; i < count; ++i) {
-      cv::Mat a_mat = cv::Mat::zeros(6, 6, CV_64F), b_vec = cv::Mat::zeros(6, 1, CV_64F);
       double peak = 0;
       const cv::Point2d c0(centroids.at<double>(i, 0), centroids.at<double>(i, 1));
-      for (int y = 0; y < cc.rows; ++y) {
-        const int* l = cc.ptr<int>(y);
-        const float* al = alpha.ptr<float>(y);
-        for (int x = 0; x < cc.cols; ++x) {
-          if (l[x] != i || al[x] < 8) continue;
-          const double u = (x - c0.x) / 10, v = (y - c0.y) / 10, w = al[x];
-          const double f[6] = {1, u, v, u * u, u * v, v * v};
-          for (int r = 0; r < 6; ++r) {
-            for (int q = 0; q < 6; ++q) a_mat.at<double>(r, q) += w * f[r] * f[q];
-            b_vec.at<double>(r) += w * f[r] * std::log(al[x]);
-          }
-          peak = std::max(peak, static_cast<double>(al[x]));
-        }
-      }
+      // Twice: the second round gives cells far from the first blob (something on the board) little say.
       cv::Mat coef;
-      const bool solved = cv::solve(a_mat, b_vec, coef, cv::DECOMP_SVD);
+      bool solved = false;
+      for (int round = 0; round < 2; ++round) {
+        cv::Mat a_mat = cv::Mat::zeros(6, 6, CV_64F), b_vec = cv::Mat::zeros(6, 1, CV_64F);
+        const double* prev = round > 0 && solved ? coef.ptr<double>(0) : nullptr;
+        for (int y = 0; y < cc.rows; ++y) {
+          const int* l = cc.ptr<int>(y);
+          const float* al = alpha.ptr<float>(y);
+          const uchar* obj = objects.empty() ? nullptr : objects.ptr<uchar>(y);
+          for (int x = 0; x < cc.cols; ++x) {
+            if (l[x] != i || al[x] < 8 || (obj && obj[x])) continue;
+            const double u = (x - c0.x) / 10, v = (y - c0.y) / 10;
+            const double f[6] = {1, u, v, u * u, u * v, v * v};
+            double w = al[x];
+            if (prev) {
+              const double fitted = prev[0] + prev[1] * u + prev[2] * v + prev[3] * u * u + prev[4] * u * v + prev[5] * v * v;
+              const double off = (std::log(al[x]) - fitted) / 0.15;
+              w /= 1 + off * off;
+            }
+            for (int r = 0; r < 6; ++r) {
+              for (int q = 0; q < 6; ++q) a_mat.at<double>(r, q) += w * f[r] * f[q];
+              b_vec.at<double>(r) += w * f[r] * std::log(al[x]);
+            }
+            if (round == 0) peak = std::max(peak, static_cast<double>(al[x]));
+          }
+        }
+        solved = cv::solve(a_mat, b_vec, coef, cv::DECOMP_SVD);
+        if (!solved) break;
+      }
       const double* q = coef.ptr<double>(0);
       // A blob: falling off in every direction, its top no brighter than twice the brightest cell seen.
       const bool blob = solved && q[3] < 0 && q[5] < 0 && 4 * q[3] * q[5] - q[4] * q[4] > 0;
@@ -202,11 +254,15 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
         float* out = fill.ptr<float>(y);
         const uchar* inside = near.ptr<uchar>(y);
         const float* seen = alpha.ptr<float>(y);
+        const uchar* obj = objects.empty() ? nullptr : objects.ptr<uchar>(y);
         for (int x = 0; x < cells.width; ++x) {
           if (!inside[x]) continue;
           const double u = (x - c0.x) / 10, v = (y - c0.y) / 10;
           double value = std::exp(q[0] + q[1] * u + q[2] * v + q[3] * u * u + q[4] * u * v + q[5] * v * v);
-          value = std::min({value, 1.2 * peak, std::max(0.0, static_cast<double>(seen[x])) + 10});
+          // On the board, never more than the cell gained; on a token, as fitted around it (a dark token under
+          // the glare gains as much light as the board, it just starts darker).
+          value = std::min(value, 1.2 * peak);
+          if (!obj || !obj[x]) value = std::min(value, std::max(0.0, static_cast<double>(seen[x])) + 10);
           if (value > 3) out[x] = std::max(out[x], static_cast<float>(value));
         }
       }
@@ -227,7 +283,8 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
   return glare;
 }
 
-Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_cells) {
+Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_cells,
+                  const cv::Mat& reference_half_lab) {
   Rectified r;
   cv::remap(frame, r.bgr, pose.map1, pose.map2, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
   {
@@ -240,9 +297,17 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
   const cv::Mat small = Shrink(cur);
   cv::Mat gain = FitGain(small, reference_small, cv::Mat(), &r.light_change);
   cv::Mat matched = Apply(cur, gain);
+  // The tokens' outlines: edges the empty board does not have, which neither light nor glare makes. Where one is
+  // seen, a token lies: its cells are kept out of the glare's fit.
+  {
+    cv::Mat matched8;
+    matched.convertTo(matched8, CV_8UC3);
+    r.outline_seeds = OutlineSeeds(OutlineLab(matched8), reference_half_lab, kOutlineRadiusMm, cv::Mat(), &r.outline_votes);
+  }
+  const cv::Mat objects = ObjectCells(r.outline_seeds, reference_cells.size());
   // Glare is light added on top (a lamp's reflection), not multiplied: the gains are fitted again without it, then
   // it is taken off before anything else.
-  cv::Mat glare = FindGlare(matched, reference_cells, r.bgr, nullptr);
+  cv::Mat glare = FindGlare(matched, reference_cells, r.bgr, nullptr, nullptr, objects);
   if (cv::countNonZero(glare) > 0) {
     cv::Mat cells;
     cv::resize(glare, cells, small.size(), 0, 0, cv::INTER_AREA);
@@ -250,13 +315,18 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
     matched = Apply(cur, gain);
   }
   cv::Mat taken;
-  r.glare = FindGlare(matched, reference_cells, r.bgr, &matched, &taken);
+  r.glare = FindGlare(matched, reference_cells, r.bgr, &matched, &taken, objects);
   // The camera saturates at 255: once matched that is 255 / gain, less the glare taken off.
   cv::divide(cv::Scalar::all(255.0), gain, r.ceiling);
+  r.gain = gain;
   if (!taken.empty()) {
     cv::Mat small_taken;
     cv::resize(taken, small_taken, gain.size(), 0, 0, cv::INTER_AREA);
     r.ceiling -= small_taken;
+    r.glare_added = small_taken.mul(gain);  // back in the frame's units
+    const cv::Scalar sum = cv::sum(r.glare_added);
+    const double len = std::sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+    if (len > 1e-3) r.glare_colour = cv::Vec3f(static_cast<float>(sum[0] / len), static_cast<float>(sum[1] / len), static_cast<float>(sum[2] / len));
   }
   cv::min(matched, 255.0, matched);
   matched.convertTo(r.matched, CV_8UC3);
