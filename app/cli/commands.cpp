@@ -1,6 +1,7 @@
 #include "app/cli/commands.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -15,6 +16,7 @@
 #include "app/cli/referee_commands.h"
 #include "app/core/demo.h"
 #include "app/core/engine_bench.h"
+#include "app/core/vision_bench.h"
 #include "app/core/journal_import.h"
 #include "app/core/play.h"
 #include "app/core/print_targets.h"
@@ -50,7 +52,7 @@ constexpr CommandInfo kCommands[] = {
     {"observe", "swref observe --setup SETUP IMAGE... [--debug-dir DIR]", "one Observation JSON line per image: every region's race, side, count (certain or a lower bound), pieces"},
     {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
     {"print targets", "swref print markers|charuco|mat --out FILE.pdf [--paper a4|letter]", "the board's corner markers, a ChArUco calibration board, the token enrollment mat, at true scale with instructions"},
-    {"bench", "swref bench [engine|scene|referee] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms; the referee on injected games from camera frames (flag precision and recall, exact tallies, still frame to verdict ms)"},
+    {"bench", "swref bench [engine|scene|vision|referee] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms; the observer on one core (per-frame path, full observation, each against a 1080p BGR->Lab conversion; peak memory of swref observe); the referee on injected games from camera frames (flag precision and recall, exact tallies, still frame to verdict ms)"},
     {"help", "swref help [COMMAND]", "this overview, or one command's options"},
     {"version", "swref version", "print the version"},
 };
@@ -127,6 +129,13 @@ int RunDemo(uint64_t seed, const std::string& record_out, bool journal) {
 }
 
 // "1920x1080" -> size; false on anything else.
+// This executable's path (for a benchmark that runs another swref command), "" when unknown.
+std::string SelfPath() {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? "" : p.string();
+}
+
 bool ParseSize(const std::string& text, cv::Size* size) {
   int w = 0, h = 0;
   char x = 0, extra = 0;
@@ -262,8 +271,42 @@ int RunSceneBench(const core::SceneBenchOptions& options, bool json) {
   return 0;
 }
 
+int RunVisionBench(const core::VisionBenchOptions& options, bool json) {
+  ProgressBar bar("bench vision");
+  std::string stage;
+  auto r = core::RunVisionBench(options, [&](const std::string& s, int done, int total) {
+    if (s != stage) bar.Finish(), bar = ProgressBar("bench vision: " + s), stage = s;
+    bar.Update(done, total);
+  });
+  bar.Finish();
+  if (!r) return Fail(r.error(), 1);
+  const auto& t = r->stages;
+  if (json) {
+    nlohmann::json j = {{"bench", "vision"}, {"map", options.map}, {"frames", r->frames}, {"frame", {options.frame.width, options.frame.height}},
+                        {"lab_ms", r->lab_ms}, {"per_frame_ms", r->per_frame_ms}, {"observe_ms", r->observe_ms}, {"observe_p90_ms", r->observe_p90_ms},
+                        {"cold_ms", r->cold_ms}, {"per_frame_ratio", r->per_frame_ms / r->lab_ms}, {"observe_ratio", r->observe_ms / r->lab_ms},
+                        {"stages_ms", {{"rectify", t.rectify}, {"foreground", t.foreground}, {"gate", t.gate}, {"instances", t.instances}, {"count", t.count}}},
+                        {"observe_peak_mb", r->observe_peak_mb}, {"observe_images", r->observe_images}};
+    std::cout << j.dump() << "\n";
+    return 0;
+  }
+  std::printf("vision  (map %s, %d photos of %dx%d from seed %llu, one thread)\n", options.map.c_str(), r->frames, options.frame.width,
+              options.frame.height, static_cast<unsigned long long>(options.seed));
+  std::printf("yardstick, BGR -> Lab of one frame:   %6.1f ms median\n", r->lab_ms);
+  std::printf("per-frame path (pose check + gate):    %6.1f ms median = %.2f x the yardstick   goal <= 10 ms\n", r->per_frame_ms,
+              r->per_frame_ms / r->lab_ms);
+  std::printf("full observation of a stable frame:    %6.1f ms median (p90 %.1f) = %.1f x the yardstick   goal <= 60 ms\n", r->observe_ms,
+              r->observe_p90_ms, r->observe_ms / r->lab_ms);
+  std::printf("  of which rectify %.1f, foreground %.1f, arms %.1f, tokens %.1f, count %.1f ms\n", t.rectify, t.foreground, t.gate, t.instances,
+              t.count);
+  std::printf("... with the board found anew:          %6.1f ms median\n", r->cold_ms);
+  if (r->observe_peak_mb > 0)
+    std::printf("swref observe over %d photos: peak memory %.0f MB   goal <= 150 MB\n", r->observe_images, r->observe_peak_mb);
+  return 0;
+}
+
 int RunBench(const std::string& which, const core::EngineBenchOptions& options, bool json) {
-  if (which != "engine" && which != "all") return Fail("bench: unknown benchmark \"" + which + "\" (engine, scene, referee)");
+  if (which != "engine" && which != "all") return Fail("bench: unknown benchmark \"" + which + "\" (engine, scene, vision, referee)");
   if (auto problem = options.Check(); !problem.empty()) return Fail("bench: " + problem);
   ProgressBar bar("bench engine");
   const core::EngineBenchReport r = core::RunEngineBench(options, [&](int done, int total) { bar.Update(done, total); });
@@ -348,7 +391,7 @@ int Main(int argc, char** argv) {
   std::string bench_which = "all";
   core::EngineBenchOptions bench_options;
   bool bench_json = false;
-  bench->add_option("WHICH", bench_which, "engine, scene, referee (default: all = engine and scene)");
+  bench->add_option("WHICH", bench_which, "engine, scene, vision, referee (default: all = engine and scene)");
   bench->add_option("--games", bench_options.games, "random games to play (default 2000)");
   bench->add_option("--seed", bench_options.seed, "first game's seed (default 1)");
   bench->add_option("--map", bench_options.map, "map of the random games (default 4p)");
@@ -455,11 +498,13 @@ int Main(int argc, char** argv) {
 
   core::SceneBenchOptions scene_bench;
   bench->add_option("--scenes", scene_bench.scenes, "scene: scenes to time (default 40)");
+  core::VisionBenchOptions vision_bench;
+  bench->add_option("--frames", vision_bench.frames, "vision: photos to observe (default 30)");
   core::RefereeBenchOptions referee_bench;
   std::string referee_bench_maps, referee_bench_size;
   bool referee_bench_no_demo = false;
   bench->add_option("--maps", referee_bench_maps, "referee: the maps of the injected games, in turn (default 2p,3p,4p,5p)");
-  bench->add_option("--size", referee_bench_size, "referee: the camera's frame WIDTHxHEIGHT (default 1920x1080)");
+  bench->add_option("--size", referee_bench_size, "referee, vision: the camera's frame WIDTHxHEIGHT (default 1920x1080)");
   bench->add_flag("--no-demo", referee_bench_no_demo, "referee: only the injected games, not the demo game");
   // `referee` is also a top-level command, which CLI11 would take it for: here it is bench's own subcommand, the
   // options after it going to bench.
@@ -531,6 +576,13 @@ int Main(int argc, char** argv) {
         if (bench_verbose) referee_bench.on_notice = [](const std::string& game, const core::Notice& n) { PrintRefereeNotice(game, n); };
         if (auto problem = referee_bench.Check(); !problem.empty()) return Fail("bench referee: " + problem);
         exit_code = RunRefereeBench(referee_bench, bench_json);
+      } else if (bench_which == "vision") {
+        if (bench->count("--seed") > 0) vision_bench.seed = bench_options.seed;
+        if (bench->count("--map") > 0) vision_bench.map = bench_options.map;
+        if (!referee_bench_size.empty() && !ParseSize(referee_bench_size, &vision_bench.frame)) return Fail("bench vision: --size: expected WIDTHxHEIGHT, e.g. 1920x1080");
+        vision_bench.swref_exe = SelfPath();
+        if (auto problem = vision_bench.Check(); !problem.empty()) return Fail("bench vision: " + problem);
+        exit_code = RunVisionBench(vision_bench, bench_json);
       } else if (bench_which == "scene") {
         if (auto problem = scene_bench.Check(); !problem.empty()) return Fail("bench scene: " + problem);
         exit_code = RunSceneBench(scene_bench, bench_json);

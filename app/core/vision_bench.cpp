@@ -1,0 +1,164 @@
+#include "app/core/vision_bench.h"
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include <opencv2/core/utility.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "app/core/setup.h"
+#include "app/core/synthetic.h"
+#include "vision/still.h"
+
+namespace swref::core {
+namespace fs = std::filesystem;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double Ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+double Quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(q * v.size()))];
+}
+
+// Runs `argv` with its output thrown away; its peak resident memory in MB (0 when it could not run or failed).
+double ChildPeakMb(const std::vector<std::string>& argv) {
+  const pid_t pid = fork();
+  if (pid < 0) return 0;
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) dup2(null, 1), dup2(null, 2);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  if (wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 0;
+  return usage.ru_maxrss / 1024.0;  // Linux: kilobytes
+}
+
+}  // namespace
+
+std::string VisionBenchOptions::Check() const {
+  if (frames < 1 || frames > 1000) return "--frames: 1 to 1000";
+  if (frame.width < 320 || frame.height < 240 || frame.width > 8192 || frame.height > 8192) return "--size: 320x240 to 8192x8192";
+  return "";
+}
+
+engine::Result<VisionBenchReport> RunVisionBench(const VisionBenchOptions& options, const VisionBenchProgress& progress) {
+  using R = engine::Result<VisionBenchReport>;
+  if (auto problem = options.Check(); !problem.empty()) return R::Error("bench vision: " + problem);
+  std::error_code ec;
+  const fs::path work = fs::temp_directory_path() / ("swref-bench-vision-" + std::to_string(::getpid()));
+  fs::remove_all(work, ec);
+  struct Cleanup {
+    fs::path dir;
+    ~Cleanup() {
+      std::error_code e;
+      fs::remove_all(dir, e);
+    }
+  } cleanup{work};
+
+  // 1. Photos of game states, and the table set up from the dataset's own material.
+  datasets::DatasetOptions dataset;
+  dataset.table.map = options.map;
+  dataset.table.seed = options.seed;
+  dataset.scenes = options.frames;
+  dataset.frame = options.frame;
+  dataset.motion_rate = 0;
+  dataset.max_tilt_deg = 10;
+  dataset.out = (work / "photos").string();
+  auto made = core::GenerateDataset(dataset, [&](int d, int t) {
+    if (progress) progress("photographing", d, t);
+  });
+  if (!made) return R::Error(made.error());
+  calibration::SetupRequest setup;
+  setup.map = options.map;
+  setup.layout = (work / "photos" / "layout.json").string();
+  setup.reference = (work / "photos" / "reference.png").string();
+  setup.out = (work / "setup").string();
+  if (auto s = core::SetupBoard(setup); !s) return R::Error(s.error());
+  if (auto e = core::EnrollFromCrops(setup.out, (work / "photos" / "crops").string()); !e) return R::Error(e.error());
+  auto observer = vision::Observer::Load(setup.out);
+  if (!observer) return R::Error(observer.error());
+  std::vector<std::string> images;
+  for (const auto& entry : fs::directory_iterator(work / "photos" / "images")) images.push_back(entry.path().string());
+  std::sort(images.begin(), images.end());
+
+  // 2. Every photo on one thread: the yardstick, the per-frame path, a cold and a warm observation.
+  const int threads = cv::getNumThreads();
+  cv::setNumThreads(1);
+  std::vector<double> lab, per_frame, observe, cold;
+  std::vector<vision::StageTimes> stages;
+  vision::StillWindow still;
+  int done = 0;
+  for (const std::string& path : images) {
+    const cv::Mat frame = cv::imread(path, cv::IMREAD_COLOR);
+    if (frame.empty()) continue;
+    cv::Mat out;
+    auto a = Clock::now();
+    cv::cvtColor(frame, out, cv::COLOR_BGR2Lab);
+    lab.push_back(Ms(a, Clock::now()));
+    observer->ForgetPose();
+    a = Clock::now();
+    observer->Observe(frame, path);
+    cold.push_back(Ms(a, Clock::now()));
+    a = Clock::now();
+    const bool unchanged = observer->PoseUnchanged(frame);
+    still.Update(frame);
+    per_frame.push_back(Ms(a, Clock::now()));
+    if (!unchanged) continue;  // the pose check did not hold: not a stable frame's path
+    a = Clock::now();
+    const vision::Observation o = observer->Observe(frame, path);
+    observe.push_back(Ms(a, Clock::now()));
+    if (o.status == vision::Status::kOk) stages.push_back(observer->last_times());
+    if (progress) progress("observing", ++done, static_cast<int>(images.size()));
+  }
+  cv::setNumThreads(threads);
+  if (observe.empty()) return R::Error("bench vision: no photo could be observed with its pose kept");
+
+  VisionBenchReport report;
+  report.frames = static_cast<int>(observe.size());
+  report.lab_ms = Quantile(lab, 0.5);
+  report.per_frame_ms = Quantile(per_frame, 0.5);
+  report.observe_ms = Quantile(observe, 0.5);
+  report.observe_p90_ms = Quantile(observe, 0.9);
+  report.cold_ms = Quantile(cold, 0.5);
+  auto stage = [&](double vision::StageTimes::*field) {
+    std::vector<double> v;
+    for (const auto& s : stages) v.push_back(s.*field);
+    return Quantile(v, 0.5);
+  };
+  report.stages.register_ = stage(&vision::StageTimes::register_);
+  report.stages.rectify = stage(&vision::StageTimes::rectify);
+  report.stages.foreground = stage(&vision::StageTimes::foreground);
+  report.stages.gate = stage(&vision::StageTimes::gate);
+  report.stages.instances = stage(&vision::StageTimes::instances);
+  report.stages.count = stage(&vision::StageTimes::count);
+  report.stages.total = stage(&vision::StageTimes::total);
+
+  // 3. `swref observe` over the same photos, its peak memory.
+  if (!options.swref_exe.empty()) {
+    if (progress) progress("memory", 0, 1);
+    std::vector<std::string> argv = {options.swref_exe, "observe", "--setup", setup.out};
+    argv.insert(argv.end(), images.begin(), images.end());
+    report.observe_peak_mb = ChildPeakMb(argv);
+    report.observe_images = static_cast<int>(images.size());
+    if (progress) progress("memory", 1, 1);
+  }
+  return report;
+}
+
+}  // namespace swref::core

@@ -1,0 +1,47 @@
+// `swref bench vision`: the observer's speed on one core, on synthetic 1920x1080 photos of game states (a
+// generated dataset: the table set up and the tokens enrolled from its own photos, as a user would).
+//   - the per-frame path: the cheap check that the board has not moved (vision::Observer::PoseUnchanged) and the
+//     stillness gate (vision::StillWindow), what every camera frame costs;
+//   - a full observation of a stable frame (the pose known, as the referee observes a scene that just became
+//     still), and of a frame whose board must be found first (registration included);
+//   - each as a ratio to a plain 1080p BGR -> Lab conversion (cv::cvtColor) timed in the same run, so that figures
+//     from different machines compare;
+//   - the peak memory of `swref observe` over the same photos, a child process measured by the kernel (wait4).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include <opencv2/core.hpp>
+
+#include "engine/result.h"
+#include "vision/observer.h"
+
+namespace swref::core {
+
+struct VisionBenchOptions {
+  std::string map = "2p";
+  int frames = 30;  // photos timed (each observed cold, then warm)
+  uint64_t seed = 1;
+  cv::Size frame{1920, 1080};
+  std::string swref_exe;      // the swref executable for the peak-memory run ("" : not measured)
+  std::string Check() const;  // "" or the first problem
+};
+
+struct VisionBenchReport {
+  int frames = 0;
+  double lab_ms = 0;        // median: cv::cvtColor BGR -> Lab of one frame (the yardstick)
+  double per_frame_ms = 0;  // median: pose check + stillness gate
+  double observe_ms = 0;    // median: full observation of a stable frame (pose known)
+  double observe_p90_ms = 0;
+  double cold_ms = 0;          // median: full observation with the board found anew
+  vision::StageTimes stages;   // medians of the warm observations' stages
+  double observe_peak_mb = 0;  // `swref observe` over the photos: peak resident memory (0: not measured)
+  int observe_images = 0;      // ... over this many photos
+};
+
+using VisionBenchProgress = std::function<void(const std::string& stage, int done, int total)>;
+engine::Result<VisionBenchReport> RunVisionBench(const VisionBenchOptions& options, const VisionBenchProgress& progress = nullptr);
+
+}  // namespace swref::core
