@@ -4,17 +4,23 @@
 #include "engine/explain_readings.h"
 
 namespace swref::engine {
-namespace {
 
-std::string Seen(const ObservedRegion& o) {
+std::string SeenText(const ObservedRegion& o) {
   if (!o.race) return o.lost_tribe ? "a lost tribe" : "no race";
   return std::to_string(o.tokens) + (o.tokens_certain ? " " : "+ ") + std::string(Info(*o.race).name) + (o.decline ? " in decline" : "");
 }
 
-std::string Was(const RegionState& b) {
+std::string WasText(const RegionState& b) {
   if (!b.HasRace()) return b.lost_tribe ? "a lost tribe" : "no race";
   return std::to_string(b.tokens) + " " + std::string(Info(b.race_id()).name) + (b.decline ? " in decline" : "");
 }
+
+std::string OwnerName(const Game& game, int owner) {
+  if (owner >= 0 && owner < game.player_count()) return game.players()[owner].name;
+  return game.solo() && owner == kOpposition ? "the opposition" : "nobody";
+}
+
+namespace {
 
 int ColumnSlot(const Game& game, Race race) {
   for (size_t k = 0; k < game.column().size(); ++k)
@@ -40,7 +46,8 @@ std::string NewOccupant(const Game& game, int region, const ObservedRegion& o, B
     diff->race = static_cast<int>(race);
     return "target";
   }
-  if (active < 0 && !t.picked && !o.decline && ColumnSlot(game, race) >= 0 && (diff->pick_slot < 0 || diff->race == static_cast<int>(race))) {
+  if (active < 0 && !t.picked && !o.decline && ColumnSlot(game, race) >= 0 &&
+      (diff->pick_slot < 0 || diff->race == static_cast<int>(race))) {
     diff->pick_slot = ColumnSlot(game, race);  // the player picked this combo without telling
     diff->race = static_cast<int>(race);
     return "target";
@@ -48,7 +55,7 @@ std::string NewOccupant(const Game& game, int region, const ObservedRegion& o, B
   diff->suspects.push_back(region);
   if (civ.owner != kNobody && civ.owner != p)
     return "suspect: it is " + game.players()[p].name + "'s turn, and the " + std::string(Info(race).name) + " are " +
-           game.players()[civ.owner].name + "'s";
+           OwnerName(game, civ.owner) + "'s";
   return std::string("suspect: no player can bring the ") + std::string(Info(race).name) + (o.decline ? " in decline" : "") + " there now";
 }
 
@@ -59,7 +66,7 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
   diff.player = game.current_player();
   diff.race = game.players()[diff.player].active;
   std::vector<std::string> notes;
-  bool dragon_moved = false;  // the dragon appeared somewhere: it may have left another player's region
+  bool dragon_moved = false;                      // the dragon appeared somewhere: it may have left another player's region
   uint32_t may_withdraw = game.turn().withdrawn;  // players who lost a region this turn, or in this change
   for (int i = 0; i < seen.size(); ++i) {
     const RegionState& b = game.board()[i];
@@ -75,7 +82,7 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
     const ObservedRegion& o = seen.regions[i];
     if (ReadsAs(b, o)) continue;
     if (o.uncertain) {
-      suspect(i, "an uncertain reading (" + Seen(o) + "; the board had " + Was(b) + "): please confirm");
+      suspect(i, "an uncertain reading (" + SeenText(o) + "; the board had " + WasText(b) + "): please confirm");
       continue;
     }
     if (o.mountain != b.mountain) {
@@ -83,23 +90,26 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
       continue;
     }
     if (o.lost_tribe > b.lost_tribe) {
-      suspect(i, "a lost tribe seen where there was " + Was(b) + ": lost tribes never come back");
+      suspect(i, "a lost tribe seen where there was " + WasText(b) + ": lost tribes never come back");
       continue;
     }
     const bool same_occupant = b.HasRace() == o.race.has_value() && (!b.HasRace() || (b.race_id() == *o.race && b.decline == o.decline));
     if (!same_occupant) {
       if (o.race) {
         const std::string kind = NewOccupant(game, i, o, &diff);
-        if (kind == "target") diff.targets.push_back(i);
-        else if (kind == "ghouls") diff.ghoul_targets.push_back(i);
-        else if (kind != "decline") notes.push_back("region " + std::to_string(i) + ": " + Seen(o) + " seen, " + kind.substr(9));
+        if (kind == "target")
+          diff.targets.push_back(i);
+        else if (kind == "ghouls")
+          diff.ghoul_targets.push_back(i);
+        else if (kind != "decline")
+          notes.push_back("region " + std::to_string(i) + ": " + SeenText(o) + " seen, " + kind.substr(9));
       } else if (b.HasRace() && b.owner == diff.player) {
         if (b.race == diff.race && !b.decline) diff.emptied.push_back(i);  // abandoned, or a redeploy's zero
         // else: the player's older in-decline race leaving the map, when the active race declines
       } else if (diff.race == static_cast<int>(Race::kAmazons) && !game.turn().redeployed) {
         diff.targets.push_back(i);  // conquered, then left empty by the redeploy: Amazons with fewer tokens than regions
       } else {
-        suspect(i, "emptied, but it held " + Was(b) + (b.HasRace() ? " of " + game.players()[b.owner].name : "") +
+        suspect(i, "emptied, but it held " + WasText(b) + (b.HasRace() ? " of " + OwnerName(game, b.owner) : "") +
                        ": only a conquest takes a region, and it leaves the conqueror's tokens");
       }
       continue;
@@ -108,7 +118,8 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
       if (o.lost_tribe < b.lost_tribe && diff.race == static_cast<int>(Race::kAmazons) && !game.turn().redeployed && !o.race)
         diff.targets.push_back(i);  // the lost tribe conquered, the region then left empty by the Amazons' redeploy
       else
-        suspect(i, o.lost_tribe < b.lost_tribe ? "the lost tribe is gone, but no race took the region" : "its pieces changed, but no race is there");
+        suspect(i, o.lost_tribe < b.lost_tribe ? "the lost tribe is gone, but no race took the region"
+                                               : "its pieces changed, but no race is there");
       continue;
     }
     if (b.owner == diff.player) continue;  // own regions: counts and pieces checked by the simulation
@@ -116,10 +127,10 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
     const bool more = o.tokens > b.tokens || o.encampments > b.encampments;
     if (fewer || b.lost_tribe != o.lost_tribe || b.fortress != o.fortress || b.troll_lair != o.troll_lair || b.hero != o.hero ||
         b.hole != o.hole || (b.dragon != o.dragon && !(dragon_moved && o.dragon == 0)) || o.encampments < b.encampments)
-      suspect(i, Seen(o) + " seen where " + game.players()[b.owner].name + " had " + Was(b) +
+      suspect(i, SeenText(o) + " seen where " + OwnerName(game, b.owner) + " had " + WasText(b) +
                      " (pieces included): another player's region changes only by a conquest or a withdrawal");
     else if (more && !(may_withdraw & (1u << b.owner)))
-      suspect(i, Seen(o) + " seen where " + game.players()[b.owner].name + " had " + Was(b) + ": " + game.players()[b.owner].name +
+      suspect(i, SeenText(o) + " seen where " + OwnerName(game, b.owner) + " had " + WasText(b) + ": " + OwnerName(game, b.owner) +
                      " lost no region this turn, so has nothing to withdraw there (a count the camera could not see before?)");
   }
   std::sort(diff.suspects.begin(), diff.suspects.end());
@@ -133,7 +144,9 @@ std::string DescribeAction(const Action& a, const std::vector<PlayerState>& play
   const std::string who = a.player >= 0 && a.player < static_cast<int>(players.size()) ? players[a.player].name : "?";
   std::string s = who + " " + std::string(ToString(a.type));
   switch (a.type) {
-    case ActionType::kPick: s.append(" slot ").append(std::to_string(a.slot)); break;
+    case ActionType::kPick:
+      s.append(" slot ").append(std::to_string(a.slot));
+      break;
     case ActionType::kConquer: {
       s.append(" ").append(std::to_string(a.region));
       std::vector<std::string> details;
@@ -144,7 +157,9 @@ std::string DescribeAction(const Action& a, const std::vector<PlayerState>& play
       if (!details.empty()) s += ")";
       break;
     }
-    case ActionType::kAbandon: s.append(" ").append(std::to_string(a.region)); break;
+    case ActionType::kAbandon:
+      s.append(" ").append(std::to_string(a.region));
+      break;
     case ActionType::kRedeploy:
     case ActionType::kWithdraw: {
       s += " {";
@@ -154,9 +169,12 @@ std::string DescribeAction(const Action& a, const std::vector<PlayerState>& play
       if (a.with == With::kGhouls) s += " with ghouls";
       break;
     }
-    case ActionType::kAlly: s += " " + (a.target >= 0 && a.target < static_cast<int>(players.size()) ? players[a.target].name : "?"); break;
+    case ActionType::kAlly:
+      s += " " + (a.target >= 0 && a.target < static_cast<int>(players.size()) ? players[a.target].name : "?");
+      break;
     case ActionType::kDecline:
-    case ActionType::kEndTurn: break;
+    case ActionType::kEndTurn:
+      break;
   }
   return s;
 }

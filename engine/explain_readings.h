@@ -31,13 +31,13 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen);
 // One variant of the reading.
 struct Recipe {
   enum class Die : uint8_t { kUnused, kOnConquest, kFailed };
-  bool redeploy = false;           // the active race's tokens are placed as seen (this ends its conquests)
-  bool emptied_as_zeros = false;   // emptied regions are the redeploy's zeros (Amazons), not abandons
-  Die die = Die::kUnused;          // the told die: a conquest's roll, a failed attempt, or not in this change
-  int die_target = -1;             // kOnConquest, not Berserk: index in targets of the final, reinforced conquest
-  bool die_ghouls = false;         // the die is the in-decline Ghouls' (die_target indexes ghoul_targets)
-  uint32_t sorcery = 0;            // bit i: targets[i] converted by the Sorcerers rather than conquered
-  bool hidden_low = false;         // stacks read at their seen lower bound, not filled up to the cost
+  bool redeploy = false;          // the active race's tokens are placed as seen (this ends its conquests)
+  bool emptied_as_zeros = false;  // emptied regions are the redeploy's zeros (Amazons), not abandons
+  Die die = Die::kUnused;         // the told die: a conquest's roll, a failed attempt, or not in this change
+  int die_target = -1;            // kOnConquest, not Berserk: index in targets of the final, reinforced conquest
+  bool die_ghouls = false;        // the die is the in-decline Ghouls' (die_target indexes ghoul_targets)
+  uint32_t sorcery = 0;           // bit i: targets[i] converted by the Sorcerers rather than conquered
+  bool hidden_low = false;        // stacks read at their seen lower bound, not filled up to the cost
 };
 
 // The variants in order of plausibility (the first ones survive the search bound).
@@ -47,9 +47,9 @@ struct Simulated {
   Reading reading;
   Recipe recipe;
   Fit fit = Fit::kNone;
-  int illegal_count = 0;           // rejected actions in the reading
-  std::string key;                 // StateKey of the resulting game; empty when the game could not follow
-  std::vector<int> misfits;        // regions that do not read as seen
+  int illegal_count = 0;     // rejected actions in the reading
+  std::string key;           // StateKey of the resulting game; empty when the game could not follow
+  std::vector<int> misfits;  // regions that do not read as seen
 };
 
 // Builds, simulates and fits the readings of one recipe (several when the redeploy's split among stacks is open),
@@ -60,6 +60,13 @@ struct Simulated {
 // after which the turn could not end (tokens left in hand) does not fit.
 bool Simulate(const Game& committed, const ObservedBoard& seen, const BoardDiff& diff, const Recipe& recipe, const ExplainContext& context,
               int budget, std::vector<Simulated>* out, int* simulated);
+
+// "3 Trolls", "2+ Elves in decline" (a stack), "a lost tribe", "no race": a region as seen, and as the game has it.
+std::string SeenText(const ObservedRegion& seen);
+std::string WasText(const RegionState& state);
+// Who holds a race on the board: a player's name, or in a SoloPlay game "the opposition" (owner kOpposition, which
+// is no index into the game's players).
+std::string OwnerName(const Game& game, int owner);
 
 // "conquer 13 (4 tokens, die 2)", "redeploy", "withdraw (Bob)": a short name of an action for the texts.
 std::string DescribeAction(const Action& action, const std::vector<PlayerState>& players);
