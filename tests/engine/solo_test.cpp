@@ -328,3 +328,27 @@ TEST(SoloGame, FailedAttacksReturnNextToTheirOwnRegion) {
 
 }  // namespace
 }  // namespace swref::engine
+
+namespace swref::engine {
+namespace {
+
+// A solo action the rules reject never stands as a house ruling (the rules are the opponent): the game is unchanged.
+TEST(SoloGame, NoHouseRulings) {
+  ReplayResult r = ReplayScenario("play_conquest_retreat_2p");
+  Game& game = r.game;
+  Action a;
+  a.type = ActionType::kConquer;
+  a.region = 9;
+  a.from = {{9, 1}};  // from the target itself: rejected
+  const std::string before = PlayDocument(r)["final"].dump();
+  bool applied = true;
+  const Verdict v = game.ApplyHouseRuling(a, &applied);
+  EXPECT_FALSE(applied);
+  EXPECT_FALSE(v.ok());
+  EXPECT_NE(v.why.find("never accepted against them"), std::string::npos) << v.why;
+  ReplayResult after{{}, game};
+  EXPECT_EQ(PlayDocument(after)["final"].dump(), before);
+}
+
+}  // namespace
+}  // namespace swref::engine
