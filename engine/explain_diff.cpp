@@ -15,6 +15,32 @@ std::string WasText(const RegionState& b) {
   return std::to_string(b.tokens) + " " + std::string(Info(b.race_id()).name) + (b.decline ? " in decline" : "");
 }
 
+void SuspectList::Add(int region, const std::string& why) {
+  regions_.push_back(region);
+  notes_.push_back("region " + std::to_string(region) + ": " + why);
+}
+
+bool SuspectList::Settled(int region, const RegionState& b, const ObservedRegion& o) {
+  if (ReadsAs(b, o)) return true;
+  if (o.uncertain)
+    Add(region, "an uncertain reading (" + SeenText(o) + "; the board had " + WasText(b) + "): please confirm");
+  else if (o.mountain != b.mountain)
+    Add(region, "a mountain seen " + std::string(o.mountain ? "appearing" : "vanishing") + ": mountains never move");
+  else if (o.lost_tribe > b.lost_tribe)
+    Add(region, "a lost tribe seen where there was " + WasText(b) + ": lost tribes never come back");
+  else
+    return false;
+  return true;
+}
+
+void SuspectList::Into(std::vector<int>* regions, std::string* text) const {
+  *regions = regions_;
+  std::sort(regions->begin(), regions->end());
+  regions->erase(std::unique(regions->begin(), regions->end()), regions->end());
+  for (size_t k = 0; k < notes_.size() && k < 3; ++k) *text += (k ? "; " : "") + notes_[k];
+  if (notes_.size() > 3) *text += "; and " + std::to_string(notes_.size() - 3) + " more";
+}
+
 std::string OwnerName(const Game& game, int owner) {
   if (owner >= 0 && owner < game.player_count()) return game.players()[owner].name;
   return game.solo() && owner == kOpposition ? "the opposition" : "nobody";
@@ -28,7 +54,7 @@ int ColumnSlot(const Game& game, Race race) {
   return -1;
 }
 
-// A region whose occupant changed to the race `o` shows: which target list it joins, or "" (a suspect, with why).
+// A region whose occupant changed to the race `o` shows: which target list it joins, or "suspect: " and why.
 std::string NewOccupant(const Game& game, int region, const ObservedRegion& o, BoardDiff* diff) {
   const int p = diff->player;
   const TurnState& t = game.turn();
@@ -52,7 +78,6 @@ std::string NewOccupant(const Game& game, int region, const ObservedRegion& o, B
     diff->race = static_cast<int>(race);
     return "target";
   }
-  diff->suspects.push_back(region);
   if (civ.owner != kNobody && civ.owner != p)
     return "suspect: it is " + game.players()[p].name + "'s turn, and the " + std::string(Info(race).name) + " are " +
            OwnerName(game, civ.owner) + "'s";
@@ -65,7 +90,7 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
   BoardDiff diff;
   diff.player = game.current_player();
   diff.race = game.players()[diff.player].active;
-  std::vector<std::string> notes;
+  SuspectList suspects;
   bool dragon_moved = false;                      // the dragon appeared somewhere: it may have left another player's region
   uint32_t may_withdraw = game.turn().withdrawn;  // players who lost a region this turn, or in this change
   for (int i = 0; i < seen.size(); ++i) {
@@ -73,26 +98,11 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
     dragon_moved = dragon_moved || seen.regions[i].dragon > b.dragon;
     if (b.HasRace() && (seen.regions[i].race != b.race_id() || seen.regions[i].decline != b.decline)) may_withdraw |= 1u << b.owner;
   }
-  auto suspect = [&](int region, const std::string& why) {
-    diff.suspects.push_back(region);
-    notes.push_back("region " + std::to_string(region) + ": " + why);
-  };
+  auto suspect = [&](int region, const std::string& why) { suspects.Add(region, why); };
   for (int i = 0; i < seen.size(); ++i) {
     const RegionState& b = game.board()[i];
     const ObservedRegion& o = seen.regions[i];
-    if (ReadsAs(b, o)) continue;
-    if (o.uncertain) {
-      suspect(i, "an uncertain reading (" + SeenText(o) + "; the board had " + WasText(b) + "): please confirm");
-      continue;
-    }
-    if (o.mountain != b.mountain) {
-      suspect(i, "a mountain seen " + std::string(o.mountain ? "appearing" : "vanishing") + ": mountains never move");
-      continue;
-    }
-    if (o.lost_tribe > b.lost_tribe) {
-      suspect(i, "a lost tribe seen where there was " + WasText(b) + ": lost tribes never come back");
-      continue;
-    }
+    if (suspects.Settled(i, b, o)) continue;
     const bool same_occupant = b.HasRace() == o.race.has_value() && (!b.HasRace() || (b.race_id() == *o.race && b.decline == o.decline));
     if (!same_occupant) {
       if (o.race) {
@@ -102,7 +112,7 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
         else if (kind == "ghouls")
           diff.ghoul_targets.push_back(i);
         else if (kind != "decline")
-          notes.push_back("region " + std::to_string(i) + ": " + SeenText(o) + " seen, " + kind.substr(9));
+          suspect(i, SeenText(o) + " seen, " + kind.substr(9));
       } else if (b.HasRace() && b.owner == diff.player) {
         if (b.race == diff.race && !b.decline) diff.emptied.push_back(i);  // abandoned, or a redeploy's zero
         // else: the player's older in-decline race leaving the map, when the active race declines
@@ -133,12 +143,20 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
       suspect(i, SeenText(o) + " seen where " + OwnerName(game, b.owner) + " had " + WasText(b) + ": " + OwnerName(game, b.owner) +
                      " lost no region this turn, so has nothing to withdraw there (a count the camera could not see before?)");
   }
-  std::sort(diff.suspects.begin(), diff.suspects.end());
-  diff.suspects.erase(std::unique(diff.suspects.begin(), diff.suspects.end()), diff.suspects.end());
-  for (size_t k = 0; k < notes.size() && k < 3; ++k) diff.suspect_text += (k ? "; " : "") + notes[k];
-  if (notes.size() > 3) diff.suspect_text += "; and " + std::to_string(notes.size() - 3) + " more";
+  suspects.Into(&diff.suspects, &diff.suspect_text);
   return diff;
 }
+
+namespace {
+
+std::string PlacementText(const std::vector<Placement>& placement) {
+  std::string s = "{";
+  for (size_t k = 0; k < placement.size(); ++k)
+    s.append(k ? ", " : "").append(std::to_string(placement[k].region)).append(":").append(std::to_string(placement[k].count));
+  return s + "}";
+}
+
+}  // namespace
 
 std::string DescribeAction(const Action& a, const std::vector<PlayerState>& players) {
   const std::string who = a.player >= 0 && a.player < static_cast<int>(players.size()) ? players[a.player].name : "?";
@@ -153,6 +171,9 @@ std::string DescribeAction(const Action& a, const std::vector<PlayerState>& play
       if (a.tokens >= 0) details.push_back(std::to_string(a.tokens) + (a.tokens == 1 ? " token" : " tokens"));
       if (a.die >= 0) details.push_back("die " + std::to_string(a.die));
       if (a.with != With::kNone) details.push_back("with " + std::string(ToString(a.with)));
+      if (!a.from.empty()) details.push_back("from " + PlacementText(a.from));
+      if (a.hero >= 0) details.push_back("hero of " + std::to_string(a.hero));
+      if (a.has_retreat) details.push_back("retreat " + std::to_string(a.retreat.size()));
       for (size_t k = 0; k < details.size(); ++k) s.append(k ? ", " : " (").append(details[k]);
       if (!details.empty()) s += ")";
       break;
@@ -162,13 +183,19 @@ std::string DescribeAction(const Action& a, const std::vector<PlayerState>& play
       break;
     case ActionType::kRedeploy:
     case ActionType::kWithdraw: {
-      s += " {";
-      for (size_t k = 0; k < a.placement.size(); ++k)
-        s.append(k ? ", " : "").append(std::to_string(a.placement[k].region)).append(":").append(std::to_string(a.placement[k].count));
-      s += "}";
+      if (!a.placement.empty() || (a.move.from < 0 && a.add.empty())) s += " " + PlacementText(a.placement);
+      if (a.move.from >= 0)  // SoloPlay: the move, the Halflings' moves into holes, the tokens added
+        s += " move " + std::to_string(a.move.tokens) + " " + std::to_string(a.move.from) + "->" + std::to_string(a.move.to);
+      for (const Move& m : a.hole_moves)
+        s += ", hole " + std::to_string(m.tokens) + " " + std::to_string(m.from) + "->" + std::to_string(m.to);
+      if (!a.add.empty()) s += " add " + PlacementText(a.add);
       if (a.with == With::kGhouls) s += " with ghouls";
       break;
     }
+    case ActionType::kErode:
+      s += " " + std::string(a.race >= 0 && a.race < kRaceCount ? Info(static_cast<Race>(a.race)).name : "?");
+      for (size_t k = 0; k < a.regions.size(); ++k) s.append(k ? ", " : " ").append(std::to_string(a.regions[k]));
+      break;
     case ActionType::kAlly:
       s += " " + (a.target >= 0 && a.target < static_cast<int>(players.size()) ? players[a.target].name : "?");
       break;
