@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "engine/explain_readings.h"
+#include "engine/explain_solo.h"
 #include "engine/record.h"
 
 namespace swref::engine {
@@ -112,6 +113,13 @@ void Choose(const Game& game, const ObservedBoard& seen, const BoardDiff& diff, 
     std::vector<const Simulated*> group;
     for (const Simulated* s : legal)
       if (LegalRank(*s, context) == best) group.push_back(s);
+    const auto awaiting = std::find_if(group.begin(), group.end(), [](const Simulated* s) { return s->awaiting; });
+    if (awaiting != group.end()) {  // SoloPlay: a failed attack whose tokens are still in hand
+      e->kind = ExplainKind::kPending;
+      e->regions = Differing(game, seen);
+      e->text = "an attack failed: its tokens come back next to the region attacked (the redeploy)";
+      return;
+    }
     if (AskBetween(group, sims, game, e)) return;
     const Simulated& chosen = *group.front();
     if (chosen.reading.hidden_count && context.ask_hidden_counts) {
@@ -123,8 +131,9 @@ void Choose(const Game& game, const ObservedBoard& seen, const BoardDiff& diff, 
       e->kind = ExplainKind::kPending;
       e->regions = Differing(game, seen);
       const std::string& who = game.players()[game.current_player()].name;
-      e->text = game.turn().readied || game.turn().ghouls_readied ? who + " is placing tokens from hand (no redeploy yet)"
-                                                                  : who + " is readying: tokens lifted into hand";
+      e->text = game.solo()                                         ? who + " has lifted tokens (an attack or a move is under way)"
+                : game.turn().readied || game.turn().ghouls_readied ? who + " is placing tokens from hand (no redeploy yet)"
+                                                                    : who + " is readying: tokens lifted into hand";
       return;
     }
     e->kind = ExplainKind::kExplained;
@@ -172,6 +181,36 @@ const Verdict& Explanation::verdict() const {
   return kOkVerdict;
 }
 
+namespace {
+
+// A SoloPlay game, steps 3-5 (explain_solo.h). The active race shown on its decline side before the end_turn that
+// declines it is told is read as it was (pending until the end of the turn is told).
+void ExplainSoloChange(const Game& committed, const ObservedBoard& observed, const ExplainContext& context, Explanation* e) {
+  bool turned = false;
+  const ObservedBoard seen = UndeclinedSeen(committed, observed, &turned);
+  if (turned && Differing(committed, seen).empty()) {  // only the decline: nothing to judge before the end_turn
+    if (!context.turn_ending) {
+      e->kind = ExplainKind::kPending;
+      e->regions = Differing(committed, observed);
+      e->text = "the " + std::string(Info(static_cast<Race>(committed.players()[0].active)).name) +
+                " are turned to their decline side: say end_turn with decline";
+    }
+    return;
+  }
+  const SoloDiff diff = DiffSoloBoard(committed, seen);
+  if (!diff.suspects.empty()) {
+    e->kind = ExplainKind::kQuestion;
+    e->regions = diff.suspects;
+    e->text = "The board shows what no action allows now; please check: " + diff.suspect_text;
+    return;
+  }
+  std::vector<Simulated> sims;
+  e->bounded = !SimulateSolo(committed, seen, diff, context, context.max_readings, &sims, &e->simulated);
+  Choose(committed, seen, BoardDiff{}, sims, context, e);
+}
+
+}  // namespace
+
 Explanation Explain(const Game& committed, const ObservedBoard& seen, const ExplainContext& context) {
   Explanation e;
   // 1. the observation covers the map
@@ -189,6 +228,10 @@ Explanation Explain(const Game& committed, const ObservedBoard& seen, const Expl
     e.kind = ExplainKind::kQuestion;
     e.regions = changed;
     e.text = "the game is over, but the board changed";
+    return e;
+  }
+  if (committed.solo()) {
+    ExplainSoloChange(committed, seen, context, &e);
     return e;
   }
   // 3. what changed; readings no action can make are questions

@@ -82,6 +82,8 @@ struct ExplainContext {
   bool ask_hidden_counts = true; // a conquest onto a stack whose seen lower bound is below the cost: a question
                                  // (true) or the count the rules need, when the hand has it (false)
   int max_readings = 64;         // the search bound: readings simulated per call
+  bool die_final = false;        // SoloPlay: another die is told while this one is unused: a failed attempt that used it
+                                 // is read now, even before its tokens are back (ask again with the last board)
   bool turn_ending = false;      // the players said the turn ends: tokens in hand must be on the board now, so a
                                  // redeploy hidden by stacks is read by conservation (ask again with the last board
                                  // when the game refuses end_turn for tokens in hand)

@@ -21,9 +21,27 @@ void Put(std::string* key, T value) {
 
 }  // namespace
 
+namespace {
+
+std::vector<LooseRace> SoloLooseRaces(const Game& game) {
+  std::vector<LooseRace> loose;
+  const SoloState& solo = *game.solo();
+  const TurnState& t = game.turn();
+  if (solo.phase != SoloPhase::kPlay || solo.turn.eroding) return loose;
+  const int active = game.players()[0].active;
+  auto bound = [&](int race) { return game.TokensOnBoard(static_cast<Race>(race)) + game.civs()[race].hand + game.civs()[race].aside; };
+  if (active >= 0 && !t.redeployed) loose.push_back({active, bound(active), true});
+  const int ghouls = game.DeclinedGhouls(0);
+  if (ghouls >= 0 && !t.active_started && !t.ghouls_redeployed) loose.push_back({ghouls, bound(ghouls), true});
+  return loose;
+}
+
+}  // namespace
+
 std::vector<LooseRace> LooseRaces(const Game& game) {
   std::vector<LooseRace> loose;
   if (game.finished()) return loose;
+  if (game.solo()) return SoloLooseRaces(game);
   const int p = game.current_player();
   const TurnState& t = game.turn();
   if (t.declined) return loose;
@@ -56,7 +74,7 @@ Fit FitBoard(const Board& board, const std::vector<LooseRace>& loose, const Obse
     size_t k = 0;
     while (k < loose.size() && b.race != loose[k].race) ++k;
     const bool pinned = k == loose.size() || (i < static_cast<int>(strict.size()) && strict[i]);
-    if (!pinned && SameOccupantAndPieces(b, o) && o.tokens >= 1) {
+    if (!pinned && SameOccupantAndPieces(b, o) && o.tokens >= 1 && (!loose[k].lift_only || o.tokens <= b.tokens)) {
       shown[k] += o.tokens;
       continue;
     }
@@ -72,6 +90,20 @@ Fit FitBoard(const Board& board, const std::vector<LooseRace>& loose, const Obse
   }
   if (!fits) return Fit::kNone;
   return exact ? Fit::kExact : Fit::kLoose;
+}
+
+void AppendSoloKey(const Game& game, std::string* key) {
+  const SoloState* solo = game.solo();
+  if (!solo) return;
+  Put(key, solo->phase), Put(key, solo->placing), Put(key, solo->vacant), Put(key, solo->picks), Put(key, solo->combos.size());
+  for (const OppositionRace& o : solo->opposition) {
+    Put(key, o.placed), Put(key, o.unplaced), Put(key, o.kept), Put(key, o.unconquerable), Put(key, o.coins.total());
+    Put(key, o.events.size());
+    for (const SetupEvent& e : o.events)
+      Put(key, e.region), Put(key, e.lost_tribe), Put(key, e.dragon), Put(key, e.sorcery), Put(key, e.giants);
+  }
+  for (Race r : solo->declined) Put(key, r);
+  Put(key, solo->kept_lost_tribes), Put(key, solo->defences_overcome), Put(key, solo->ended), Put(key, solo->end.total());
 }
 
 std::string StateKey(const Game& game) {
@@ -92,6 +124,10 @@ std::string StateKey(const Game& game) {
   Put(&key, t.nonempty_conquered), Put(&key, t.sorcery_used), Put(&key, t.attacked_active), Put(&key, t.withdrawn);
   Put(&key, game.current_player()), Put(&key, game.round()), Put(&key, game.finished());
   Put(&key, game.scores().size());
+  if (const SoloState* solo = game.solo()) {
+    AppendSoloKey(game, &key);
+    Put(&key, solo->turn.took_empty), Put(&key, solo->turn.eroding), Put(&key, solo->turn.eroded);
+  }
   return key;
 }
 

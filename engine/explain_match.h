@@ -21,10 +21,12 @@ namespace swref::engine {
 
 struct LooseRace {
   int race = -1;
-  int bound = 0;  // the most tokens its loose regions may show together: on the board + in hand + set aside
+  int bound = 0;           // the most tokens its loose regions may show together: on the board + in hand + set aside
+  bool lift_only = false;  // SoloPlay: no readying; a region may only show fewer tokens (lifted for an attack or a move)
 };
 
-// The races of the current player whose own regions are loose in `game` (the active race, in-decline Ghouls).
+// The races of the current player whose own regions are loose in `game` (the active race, in-decline Ghouls). In a
+// SoloPlay game they are lift-only while their attacks or their redeployment may still come.
 std::vector<LooseRace> LooseRaces(const Game& game);
 
 enum class Fit : uint8_t { kNone, kLoose, kExact };
@@ -34,8 +36,14 @@ enum class Fit : uint8_t { kNone, kLoose, kExact };
 Fit FitBoard(const Board& board, const std::vector<LooseRace>& loose, const ObservedBoard& seen, const std::vector<bool>& strict,
              std::vector<int>* misfits = nullptr);
 
+// The SoloPlay state a table shows or the score counts (solo.h): the phase, the race being placed and the
+// opposition's setup, the combos left, the races in decline, the tokens and defences the player has taken, the end.
+// Appended to `key`; nothing in a standard game.
+void AppendSoloKey(const Game& game, std::string* key);
+
 // Two states that give the same key are the same game for every later rule and score: board, hands, coins, banners,
-// column, the turn's flags.
+// column, the turn's flags; in SoloPlay also AppendSoloKey and the solo turn's flags (not the failed attempt's
+// region, which the board cannot show and which no longer matters once its tokens are back).
 std::string StateKey(const Game& game);
 
 // The tokens `race` would hold in hand once readied (now, if already readied): Game::HandAfterReady, public.

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "engine/explain_match.h"
+#include "engine/replay.h"
 #include "engine/rng.h"
 #include "engine/table_script.h"
 
@@ -26,6 +28,7 @@ std::string TableKey(const Game& game) {
   for (const PlayerState& p : game.players()) Put(&key, p.coins), Put(&key, p.active), Put(&key, p.peace_with);
   for (const Combo& c : game.column()) Put(&key, c.race), Put(&key, c.power), Put(&key, c.coins);
   Put(&key, game.current_player()), Put(&key, game.round()), Put(&key, game.finished());
+  AppendSoloKey(game, &key);
   return key;
 }
 
@@ -42,6 +45,15 @@ std::string ShapeKey(const Game& game) {
   for (const PlayerState& p : game.players()) Put(&key, p.coins), Put(&key, p.active), Put(&key, p.peace_with);
   for (const Combo& c : game.column()) Put(&key, c.race), Put(&key, c.power), Put(&key, c.coins);
   Put(&key, game.current_player()), Put(&key, game.round()), Put(&key, game.finished());
+  AppendSoloKey(game, &key);
+  return key;
+}
+
+// The game's result: every player's coins and, in SoloPlay, the end items, the opposition's total and the rating.
+std::string ResultKey(const Game& game) {
+  std::string key;
+  for (const PlayerState& p : game.players()) Put(&key, p.coins);
+  if (game.solo()) key += SoloDocument(game).dump();
   return key;
 }
 
@@ -79,6 +91,13 @@ class Referee {
       Scene(script_.scenes[si]);
     }
     for (; ev < script_.events.size(); ++ev) Event(script_.events[ev]);
+    Advance(static_cast<int>(record_.actions.size()) - 1);
+    if (truth_.finished()) {
+      ++figures_.games_ended;
+      const bool same = committed_.finished() && ResultKey(committed_) == ResultKey(truth_);
+      figures_.results_exact += same;
+      if (!same) Note("the game's result differs from the replay's");
+    }
     return figures_;
   }
 
@@ -123,11 +142,12 @@ class Referee {
     committed_ = truth_;
   }
 
-  void Flag(const TableScene& scene, Code code) {
+  void Flag(const TableScene& scene, Code code, const std::string& why = "") {
     ++figures_.flags_raised;
     auto it = expected_.find(scene.step);
     if (scene.kind != SceneKind::kAttempt || it == expected_.end()) {
-      Note("step " + std::to_string(scene.step) + ": a flag (" + std::string(ToString(code)) + ") where the table shows a legal move");
+      Note("step " + std::to_string(scene.step) + ": a flag (" + std::string(ToString(code)) + ": " + why +
+           ") where the table shows a legal move");
       return;
     }
     ++figures_.flags_right;
@@ -145,6 +165,11 @@ class Referee {
 
   void Event(const TableEvent& e) {
     if (e.die) {
+      if (context_.die >= 0 && last_scene_ && committed_.solo()) {  // SoloPlay: the unused die's failed attempt is read now
+        ExplainContext settle = context_;
+        settle.die_final = true;
+        Handle(*last_scene_, Timed(last_seen_, settle), false);
+      }
       context_.die = e.action.die;
       return;
     }
@@ -155,6 +180,10 @@ class Referee {
     if (v.ok() != ok) Note("step " + std::to_string(e.step) + " (" + std::string(ToString(e.action.type)) + "): the referee's game says " + (v.ok() ? "ok" : v.why));
     if (e.action.type != ActionType::kEndTurn || !ok) return;
     context_.die = -1;
+    if (truth_.scores().size() == turn_) {  // a SoloPlay setup race's end: its score is the opposition's
+      Reset("after the end_turn of step " + std::to_string(e.step), true);
+      return;
+    }
     const TurnScore& want = script_.turns[turn_++];
     const bool same = v.ok() && committed_.scores().back().coins.regions == want.coins.regions &&
                       committed_.scores().back().coins.race == want.coins.race && committed_.scores().back().coins.power == want.coins.power;
@@ -204,7 +233,9 @@ class Referee {
         if (Verdict v = ApplyReading(&committed_, e.reading); !v.ok()) Note("step " + std::to_string(scene.step) + ": the reading did not apply: " + v.why);
         if (e.reading.die_used) context_.die = -1;
         break;
-      case ExplainKind::kIllegal: Flag(scene, e.verdict().code); break;
+      case ExplainKind::kIllegal:
+        Flag(scene, e.verdict().code, e.text);
+        break;
       case ExplainKind::kQuestion: Answer(scene, e, recounted); break;
     }
   }
@@ -270,6 +301,7 @@ void ExplainFigures::Add(const ExplainFigures& o) {
   add(flags, o.flags);
   for (size_t k = 0; k < by_kind.size(); ++k) add(by_kind[k], o.by_kind[k]);
   turns += o.turns, turns_exact += o.turns_exact, turns_clean += o.turns_clean, resets += o.resets;
+  games_ended += o.games_ended, results_exact += o.results_exact;
   recounted += o.recounted, turn_end_reads += o.turn_end_reads;
   us.insert(us.end(), o.us.begin(), o.us.end());
   for (const std::string& n : o.notes)

@@ -10,8 +10,9 @@
 //     and the board is read again, perfectly;
 //   - at an end_turn the game refuses for tokens left in hand, the last board is read again with
 //     ExplainContext::turn_ending (a redeploy hidden by stacks).
-// After every scene the referee's game is compared with the record's replay (board, hands, coins, banners); when
-// they differ it is counted and the referee's game is reset to the truth, so one miss does not spoil the rest.
+// After every scene the referee's game is compared with the record's replay (board, hands, coins, banners; in
+// SoloPlay also the opposition's setup, the tokens kept, the combos and the races in decline); when they differ it
+// is counted and the referee's game is reset to the truth, so one miss does not spoil the rest.
 // With `merge_rate`, some moves are never seen still, so that the next board holds several actions.
 // Observations are perfect, or with stacks hidden: a region of 2 or more tokens is, at `stack_rate`, seen as a
 // neat stack of 2-4 whose count is only a lower bound (the stack counted as 1), keyed by what the region holds so
@@ -61,6 +62,9 @@ struct ExplainFigures {
   int turns_exact = 0;                             // ... whose coins equal the replay's
   int turns_clean = 0;                             // ... and with no reset to the truth during the turn
   int resets = 0;                                  // scenes after which the referee's game differed from the truth
+  int games_ended = 0;                             // games played to their end
+  int results_exact = 0;                           // ... whose result (coins; SoloPlay: end items, opposition, rating)
+                                                   // the referee's game gives as the replay does
   std::vector<double> us;                          // the time of every Explain call, µs
   std::vector<std::string> notes;                  // the first differences, for diagnosis
 

@@ -51,6 +51,8 @@ class Runner {
   }
 
   void ConquerAll(const std::vector<int>& targets, bool ghouls);
+  bool LegalNow(int i, bool ghouls, bool last);  // for ConquerTargets
+  void Take(int i, bool ghouls, bool last);
   bool FailedAttempt(bool ghouls);
   std::vector<Action> Redeploys();
   void GhoulRedeploy();
@@ -63,18 +65,10 @@ class Runner {
 
   // The physical effect of an action the game could not take: what the observation shows there.
   void LayDown(const Action& a) {
-    auto copy_seen = [&](int r) {
-      const ObservedRegion& o = seen_.regions[r];
-      RegionState& s = board_[r];
-      s = RegionState{};
-      if (o.race) s.owner = static_cast<int8_t>(a.player), s.race = static_cast<int8_t>(*o.race), s.decline = o.decline;
-      s.tokens = static_cast<uint8_t>(o.tokens);
-      s.mountain = static_cast<uint8_t>(o.mountain), s.troll_lair = static_cast<uint8_t>(o.troll_lair);
-      s.fortress = static_cast<uint8_t>(o.fortress), s.encampments = static_cast<uint8_t>(o.encampments);
-      s.hole = static_cast<uint8_t>(o.hole), s.hero = static_cast<uint8_t>(o.hero), s.dragon = static_cast<uint8_t>(o.dragon);
-    };
     switch (a.type) {
-      case ActionType::kConquer: copy_seen(a.region); break;
+      case ActionType::kConquer:
+        board_[a.region] = StateOf(seen_.regions[a.region], a.player);
+        break;
       case ActionType::kAbandon: board_[a.region].ClearOccupant(); break;
       case ActionType::kRedeploy:
         for (const Placement& p : a.placement) {
@@ -138,45 +132,20 @@ Action Runner::Conquest(int index, bool ghouls, bool last) {
 // Conquests in an order that keeps each legal when it comes, if one exists: repeatedly the first target legal now.
 // Halflings' first two conquests get the holes, so regions seen with a hole go first; a reinforced conquest last.
 void Runner::ConquerAll(const std::vector<int>& targets, bool ghouls) {
-  if (!ghouls && !order_.empty()) {  // an order given: the greedy one was not legal
-    for (size_t k = 0; k < order_.size(); ++k) {
-      Do(Conquest(order_[k], false, k + 1 == order_.size()));
-      strict_[targets[order_[k]]] = true;
-    }
-    return;
-  }
-  std::vector<int> left(targets.size());
-  for (size_t i = 0; i < left.size(); ++i) left[i] = static_cast<int>(i);
   const bool holes = !ghouls && diff_.race == static_cast<int>(Race::kHalflings) && game_.civ(Race::kHalflings).holes_granted < 2;
-  while (!left.empty()) {
-    const bool last = left.size() == 1;
-    auto allowed = [&](int i) {
-      return last || ghouls != recipe_.die_ghouls || recipe_.die != Recipe::Die::kOnConquest || (!ghouls && IsBerserk(game_, diff_.race)) ||
-             i != recipe_.die_target;
-    };
-    int pick = -1;
-    for (int pass = holes ? 0 : 1; pass < 2 && pick < 0; ++pass) {
-      for (int i : left) {
-        if (!allowed(i) || (pass == 0 && seen_.regions[targets[i]].hole == 0)) continue;
-        const bool keep_die = die_spent_;
-        Action a = Conquest(i, ghouls, last);
-        die_spent_ = keep_die;
-        if (!stuck_ && game_.Check(a) == Code::kOk) {
-          pick = i;
-          break;
-        }
-      }
-    }
-    if (pick < 0)
-      for (int i : left)
-        if (allowed(i)) {
-          pick = i;
-          break;
-        }
-    Do(Conquest(pick, ghouls, last));
-    strict_[targets[pick]] = true;
-    left.erase(std::find(left.begin(), left.end(), pick));
-  }
+  ConquerTargets(*this, targets, order_, ghouls, holes, IsBerserk(game_, diff_.race), recipe_, seen_);
+}
+
+bool Runner::LegalNow(int i, bool ghouls, bool last) {
+  const bool keep_die = die_spent_;
+  const Action a = Conquest(i, ghouls, last);
+  die_spent_ = keep_die;
+  return !stuck_ && game_.Check(a) == Code::kOk;
+}
+
+void Runner::Take(int i, bool ghouls, bool last) {
+  Do(Conquest(i, ghouls, last));
+  strict_[(ghouls ? diff_.ghoul_targets : diff_.targets)[i]] = true;
 }
 
 // A reinforcement attempt that failed puts nothing on the board; its region is the first where the attempt was
@@ -237,24 +206,14 @@ std::vector<Action> Runner::Redeploys() {
   a.type = ActionType::kRedeploy;
   a.player = diff_.player;
   std::vector<int> hidden;
-  bool camps_differ = false;
   for (int i = 0; i < seen_.size(); ++i) {
     if (b[i].race != race) continue;
     const ObservedRegion& o = seen_.regions[i];
     const bool kept = o.race && static_cast<int>(*o.race) == race && !o.decline;
     if (kept && !o.tokens_certain) hidden.push_back(static_cast<int>(a.placement.size()));
     a.placement.push_back({i, kept ? o.tokens : 0});
-    if (kept && o.encampments > 0) a.encampments.push_back({i, o.encampments});
-    camps_differ = camps_differ || (kept ? o.encampments : 0) != b[i].encampments;
-    if (kept && o.fortress > b[i].fortress && a.fortress < 0) a.fortress = i;
-    if (kept && o.hero > 0) a.heroes.push_back(i);
   }
-  const Power power = game_.civs()[race].power;
-  a.has_encampments = camps_differ && power == Power::kBivouacking;
-  if (!a.has_encampments) a.encampments.clear();
-  bool heroes_differ = false;
-  for (int i = 0; i < seen_.size(); ++i) heroes_differ = heroes_differ || (b[i].race == race && b[i].hero != seen_.regions[i].hero);
-  if (power != Power::kHeroic || !heroes_differ || a.heroes.size() > 2) a.heroes.clear();
+  SeenPieces(b, seen_, race, game_.civs()[race].power, &a);
   std::vector<Action> out;
   int seen_sum = 0;
   for (const Placement& p : a.placement) seen_sum += p.count;
@@ -332,27 +291,23 @@ Simulated Runner::Finish() {
 
 }  // namespace
 
-namespace {
-
-// The uses of a told die face: each target as the reinforced final conquest (the first conquest for Berserk's
-// roll), a failed attempt, the same for in-decline Ghouls, or not in this change at all (always last).
-std::vector<Recipe> DieVariants(const Game& game, const BoardDiff& diff, const ExplainContext& context) {
+std::vector<Recipe> DieVariants(const ExplainContext& context, bool berserk, size_t targets, bool ghouls, size_t ghoul_targets) {
   std::vector<Recipe> dies;
   Recipe r;
   if (context.die >= 0) {
     r.die = Recipe::Die::kOnConquest;
-    if (IsBerserk(game, diff.race)) {
-      if (!diff.targets.empty()) dies.push_back(r);
+    if (berserk) {
+      if (targets > 0) dies.push_back(r);
     } else {
-      for (int i = 0; i < static_cast<int>(diff.targets.size()) && i < kMaxDieTargets; ++i) r.die_target = i, dies.push_back(r);
+      for (int i = 0; i < static_cast<int>(targets) && i < kMaxDieTargets; ++i) r.die_target = i, dies.push_back(r);
     }
     r.die_target = -1;
     r.die = Recipe::Die::kFailed;
     dies.push_back(r);
-    if (game.DeclinedGhouls(diff.player) >= 0) {
+    if (ghouls) {
       r.die_ghouls = true;
       r.die = Recipe::Die::kOnConquest;
-      for (int i = 0; i < static_cast<int>(diff.ghoul_targets.size()) && i < kMaxDieTargets; ++i) r.die_target = i, dies.push_back(r);
+      for (int i = 0; i < static_cast<int>(ghoul_targets) && i < kMaxDieTargets; ++i) r.die_target = i, dies.push_back(r);
       r.die_target = -1;
       r.die = Recipe::Die::kFailed;
       dies.push_back(r);
@@ -362,7 +317,43 @@ std::vector<Recipe> DieVariants(const Game& game, const BoardDiff& diff, const E
   return dies;
 }
 
-}  // namespace
+void GreedyConquests(size_t count, bool prefer, const std::function<bool(int)>& preferred, const std::function<bool(int, bool)>& allowed,
+                     const std::function<bool(int, bool)>& legal_now, const std::function<void(int, bool)>& conquer) {
+  std::vector<int> left(count);
+  for (size_t i = 0; i < left.size(); ++i) left[i] = static_cast<int>(i);
+  while (!left.empty()) {
+    const bool last = left.size() == 1;
+    int pick = -1;
+    for (int pass = prefer ? 0 : 1; pass < 2 && pick < 0; ++pass)
+      for (int i : left)
+        if (allowed(i, last) && (pass == 1 || preferred(i)) && legal_now(i, last)) {
+          pick = i;
+          break;
+        }
+    for (size_t k = 0; pick < 0 && k < left.size(); ++k)
+      if (allowed(left[k], last)) pick = left[k];
+    conquer(pick, last);
+    left.erase(std::find(left.begin(), left.end(), pick));
+  }
+}
+
+bool SeenPieces(const Board& b, const ObservedBoard& seen, int race, Power power, Action* a) {
+  bool camps_differ = false, heroes_differ = false;
+  for (int i = 0; i < seen.size(); ++i) {
+    if (b[i].race != race) continue;
+    const ObservedRegion& o = seen.regions[i];
+    const bool kept = o.race && static_cast<int>(*o.race) == race && !o.decline;
+    if (kept && o.encampments > 0) a->encampments.push_back({i, o.encampments});
+    camps_differ = camps_differ || (kept ? o.encampments : 0) != b[i].encampments;
+    if (kept && o.fortress > b[i].fortress && a->fortress < 0) a->fortress = i;
+    if (kept && o.hero > 0) a->heroes.push_back(i);
+    heroes_differ = heroes_differ || b[i].hero != o.hero;
+  }
+  a->has_encampments = camps_differ && power == Power::kBivouacking;
+  if (!a->has_encampments) a->encampments.clear();
+  if (power != Power::kHeroic || !heroes_differ || a->heroes.size() > 2) a->heroes.clear();
+  return a->has_encampments || a->fortress >= 0 || !a->heroes.empty();
+}
 
 std::vector<Recipe> Recipes(const Game& game, const ObservedBoard& seen, const BoardDiff& diff, const ExplainContext& context) {
   const bool can_redeploy = diff.race >= 0 && !diff.decline && !diff.decline_turn && !game.turn().declined;
@@ -374,7 +365,8 @@ std::vector<Recipe> Recipes(const Game& game, const ObservedBoard& seen, const B
       const bool lone = b.tokens == 1 && !b.decline;  // a legal target, whatever count a redeploy left there since
       if (b.HasRace() && b.owner != diff.player && ((o.tokens == 1 && o.tokens_certain) || lone)) sorcery.push_back(static_cast<int>(i));
     }
-  const std::vector<Recipe> dies = DieVariants(game, diff, context);
+  const std::vector<Recipe> dies = DieVariants(context, IsBerserk(game, diff.race), diff.targets.size(),
+                                               game.DeclinedGhouls(diff.player) >= 0, diff.ghoul_targets.size());
   bool hidden = false;  // a target's count is a stack's lower bound: also read it as it is seen
   for (int i : diff.targets) hidden = hidden || !seen.regions[i].tokens_certain;
   for (int i : diff.ghoul_targets) hidden = hidden || !seen.regions[i].tokens_certain;

@@ -20,6 +20,7 @@ Verdict Game::ApplyHouseRuling(const Action& a, bool* applied) {
     return verdict;
   };
   if (a.type != ActionType::kConquer) return refuse("only a conquest can be accepted against the rules");
+  if (solo_.on) return refuse("in SoloPlay the rules are the opponent: a solo action is never accepted against them");
   if (finished_) return refuse("the game is over");
   if (a.player != current_) return refuse("it is not " + PlayerName(a.player) + "'s turn");
   if (!map_->Valid(a.region)) return refuse(RegionName(a.region) + " is not on the map");

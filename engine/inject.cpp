@@ -10,8 +10,10 @@ namespace swref::engine {
 namespace {
 
 constexpr std::array<std::string_view, kIllegalKindCount> kKindNames = {
-    "too_few_tokens", "not_adjacent", "not_entry_region", "immune_region", "water_without_seafaring", "decline_turn",
-    "dragon_misuse",  "sorcerer_misuse"};
+    "too_few_tokens",          "not_adjacent",       "not_entry_region", "immune_region",
+    "water_without_seafaring", "decline_turn",       "dragon_misuse",    "sorcerer_misuse",
+    "solo_not_neighbouring",   "solo_wrong_retreat", "solo_second_move", "solo_move_not_neighbouring",
+    "solo_erosion_order",      "solo_setup_attack"};
 
 bool TouchesRace(const Game& game, int region, int race) {
   for (int n : game.map().neighbours[region])
@@ -94,7 +96,8 @@ std::optional<Action> ForKind(const Game& game, IllegalKind kind, const Action& 
           return found;
       return std::nullopt;
     }
-    case IllegalKind::kDeclineTurn: break;
+    default:
+      break;  // kDeclineTurn above; the solo kinds: inject_solo.cpp
   }
   return std::nullopt;
 }
@@ -128,28 +131,32 @@ std::optional<Action> IllegalConquest(const Game& game, IllegalKind kind, const 
   return bad;
 }
 
-Result<InjectedGame> PlayInjectedGame(const std::shared_ptr<const Map>& map, uint64_t seed, const InjectOptions& options) {
+namespace {
+
+using IllegalFor = std::optional<Action> (*)(const Game&, IllegalKind, const Action& next, const Action* previous, Rng&);
+
+// Replays `played`, slipping in before each action at most one illegal action of the kinds [first, end) that
+// `illegal` finds (at the options' rate, up to per_kind of each).
+Result<InjectedGame> Inject(const Record& played, uint64_t rng_seed, int first, int end, const InjectOptions& options, IllegalFor illegal) {
   using R = Result<InjectedGame>;
-  auto played = PlayRandomGame(map, seed, nullptr, Stacks(seed));
-  if (!played) return R::Error(played.error());
   InjectedGame out;
-  out.record = played->record;
+  out.record = played;
   auto started = StartGame(out.record, ".");
   if (!started) return R::Error(started.error());
   Game game = std::move(*started);
-  Rng rng(seed ^ 0x1e9a1ULL);
+  Rng rng(rng_seed);
   std::array<int, kIllegalKindCount> made{};
   std::vector<Action> actions;
-  std::vector<int> kinds(kIllegalKindCount);
-  for (int k = 0; k < kIllegalKindCount; ++k) kinds[k] = k;
-  for (const Action& next : played->record.actions) {
+  std::vector<int> kinds;
+  for (int k = first; k < end; ++k) kinds.push_back(k);
+  for (const Action& next : played.actions) {
     rng.Shuffle(kinds);
     for (int k : kinds) {
       if (made[k] >= options.per_kind) continue;
-      auto bad = IllegalConquest(game, static_cast<IllegalKind>(k), next, rng);
+      auto bad = illegal(game, static_cast<IllegalKind>(k), next, actions.empty() ? nullptr : &actions.back(), rng);
       if (!bad || rng.Below(1000) >= static_cast<uint32_t>(options.rate * 1000)) continue;
       const Verdict v = game.Apply(*bad);
-      if (v.ok()) return R::Error("inject: an illegal " + std::string(ToString(static_cast<IllegalKind>(k))) + " conquest was accepted");
+      if (v.ok()) return R::Error("inject: an illegal " + std::string(ToString(static_cast<IllegalKind>(k))) + " action was accepted");
       out.flags.push_back({static_cast<int>(actions.size()), static_cast<IllegalKind>(k), v.code});
       actions.push_back(*bad);
       ++made[k];
@@ -161,6 +168,23 @@ Result<InjectedGame> PlayInjectedGame(const std::shared_ptr<const Map>& map, uin
   }
   out.record.actions = std::move(actions);
   return out;
+}
+
+}  // namespace
+
+Result<InjectedGame> PlayInjectedGame(const std::shared_ptr<const Map>& map, uint64_t seed, const InjectOptions& options) {
+  auto played = PlayRandomGame(map, seed, nullptr, Stacks(seed));
+  if (!played) return Result<InjectedGame>::Error(played.error());
+  auto conquest = [](const Game& game, IllegalKind kind, const Action& next, const Action*, Rng& rng) {
+    return IllegalConquest(game, kind, next, rng);
+  };
+  return Inject(played->record, seed ^ 0x1e9a1ULL, 0, kStandardIllegalKindCount, options, conquest);
+}
+
+Result<InjectedGame> PlayInjectedSoloGame(const std::shared_ptr<const Map>& map, uint64_t seed, const InjectOptions& options) {
+  auto played = PlayRandomSoloGame(map, seed);
+  if (!played) return Result<InjectedGame>::Error(played.error());
+  return Inject(played->record, seed ^ 0x5010e1ULL, kStandardIllegalKindCount, kIllegalKindCount, options, IllegalSoloAction);
 }
 
 }  // namespace swref::engine

@@ -26,10 +26,25 @@
 
 namespace swref::engine {
 
+// The standard game's kinds come first; the SoloPlay kinds (inject_solo.cpp) after them.
 enum class IllegalKind : uint8_t {
-  kTooFewTokens, kNotAdjacent, kNotEntryRegion, kImmuneRegion, kWaterWithoutSeafaring, kDeclineTurn, kDragonMisuse, kSorcererMisuse,
+  kTooFewTokens,
+  kNotAdjacent,
+  kNotEntryRegion,
+  kImmuneRegion,
+  kWaterWithoutSeafaring,
+  kDeclineTurn,
+  kDragonMisuse,
+  kSorcererMisuse,
+  kSoloNotNeighbouring,      // an attack with tokens from a region that does not neighbour the target
+  kSoloWrongRetreat,         // the opposition's retreat into the wrong regions, or too few
+  kSoloSecondMove,           // a second redeployment in a turn
+  kSoloMoveNotNeighbouring,  // the redeployment's move to a region that does not neighbour its source
+  kSoloErosionOrder,         // an erosion that takes a defended region first, or stops before its demand is met
+  kSoloSetupAttack,          // a race being placed at setup attacks a race placed before it
 };
-inline constexpr int kIllegalKindCount = 8;
+inline constexpr int kStandardIllegalKindCount = 8;
+inline constexpr int kIllegalKindCount = 14;
 std::string_view ToString(IllegalKind kind);  // "too_few_tokens", "not_adjacent", ...
 
 struct InjectedFlag {
@@ -49,6 +64,16 @@ struct InjectOptions {
 };
 
 Result<InjectedGame> PlayInjectedGame(const std::shared_ptr<const Map>& map, uint64_t seed, const InjectOptions& options = {});
+
+// The same for a SoloPlay game (inject_solo.cpp): a random solo game (random_game.h) replayed with illegal solo
+// actions of the kSolo* kinds slipped in before the player's real ones (an attack, a redeploy, an erosion, an end of
+// turn, a setup conquest). Each is rejected, so the game goes on as played; on the table the player made it and took
+// it back (table_script.h, SoloAttemptedBoard).
+Result<InjectedGame> PlayInjectedSoloGame(const std::shared_ptr<const Map>& map, uint64_t seed, const InjectOptions& options = {});
+// An illegal solo action of `kind` the player could make in `game` just before `next` (`previous`, may be null: the
+// action before it), or nothing. A second redeployment follows only a redeploy the table shows (one that moved or added
+// tokens): a redeploy that changed nothing cannot be seen, so a move after it looks like the turn's first.
+std::optional<Action> IllegalSoloAction(const Game& game, IllegalKind kind, const Action& next, const Action* previous, Rng& rng);
 
 // An illegal conquest of `kind` the current player could make in `game` just before `next` (the action the player
 // is about to make: a conquest, or for kDeclineTurn the end_turn of a decline turn), or nothing when the state

@@ -163,7 +163,7 @@ void TokensInHand(const Game& game, std::vector<Action>* out) {
     Action a;
     a.type = ActionType::kRedeploy;
     a.with = with;
-    const int failed = game.solo()->turn.failed_region;
+    const int failed = with == With::kGhouls ? game.solo()->turn.ghouls_failed_region : game.solo()->turn.failed_region;
     std::vector<int> near, all;
     for (int i = 0; i < game.map().size(); ++i) {
       if (game.board()[i].race != race) continue;

@@ -107,6 +107,17 @@ ObservedRegion ObserveRegion(const RegionState& state) {
   return r;
 }
 
+RegionState StateOf(const ObservedRegion& seen, int owner) {
+  RegionState s;
+  if (seen.race) s.owner = static_cast<int8_t>(owner), s.race = static_cast<int8_t>(*seen.race), s.decline = seen.decline;
+  s.tokens = static_cast<uint8_t>(seen.race ? seen.tokens : 0);
+  s.mountain = static_cast<uint8_t>(seen.mountain), s.troll_lair = static_cast<uint8_t>(seen.troll_lair);
+  s.fortress = static_cast<uint8_t>(seen.fortress), s.encampments = static_cast<uint8_t>(seen.encampments);
+  s.hole = static_cast<uint8_t>(seen.hole), s.hero = static_cast<uint8_t>(seen.hero), s.dragon = static_cast<uint8_t>(seen.dragon);
+  s.lost_tribe = static_cast<uint8_t>(seen.lost_tribe);
+  return s;
+}
+
 ObservedBoard ObserveBoard(const Board& board) {
   ObservedBoard seen;
   seen.regions.reserve(board.size());

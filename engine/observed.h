@@ -44,6 +44,8 @@ struct ObservedBoard {
 // A perfect reading of an engine board (tests, the table script): certain counts, full confidence.
 ObservedRegion ObserveRegion(const RegionState& state);
 ObservedBoard ObserveBoard(const Board& board);
+// The inverse: the region as a board holds what `seen` shows (its count taken as it is), the race owned by `owner`.
+RegionState StateOf(const ObservedRegion& seen, int owner);
 
 // Whether `state` reads as `seen`: same race, side, pieces and lost tribe; the same count, or a count at least
 // the lower bound when the reading is not certain.

@@ -108,6 +108,15 @@ json SoloDocument(const Game& game) {
           {"rating", solo.ended ? json(ToString(game.SoloRating())) : json(nullptr)}};
 }
 
+json SoloResult(const Game& game) {
+  const json doc = SoloDocument(game);
+  return {{"end", doc["end"]},
+          {"opposition", doc["opposition"]["total"]},
+          {"score", doc["score"]},
+          {"rating", doc["rating"]},
+          {"terrains_missing", doc["terrains_missing"]}};
+}
+
 json PlayDocument(const ReplayResult& replay) {
   const Game& game = replay.game;
   json steps = json::array();

@@ -29,5 +29,9 @@ nlohmann::ordered_json RegionsDocument(const Game& game);
 // The `final.solo` part of a SoloPlay game (docs/solo.md): phase, the opposition's score, the player's combos,
 // the races in decline, the tokens kept, the end items, the score and the rating. Only for a solo game.
 nlohmann::ordered_json SoloDocument(const Game& game);
+// A solo game's result, the part of SoloDocument a referee reports and records at the end: {"end" (the end items
+// with their total, null until finished), "opposition" (its pooled total), "score", "rating" (null until finished),
+// "terrains_missing"}.
+nlohmann::ordered_json SoloResult(const Game& game);
 
 }  // namespace swref::engine

@@ -122,6 +122,7 @@ enum class SoloPhase : uint8_t { kSetup, kPlay };
 struct SoloTurn {
   bool took_empty = false;        // the active race took an empty region (Diplomat bonus)
   int failed_region = -1;         // the region of a failed conquest (its tokens return next to it)
+  int ghouls_failed_region = -1;  // the same for the in-decline Ghouls' failed conquest
   bool eroding = false;           // an erosion was accepted: no more conquests or redeployment
   std::vector<Race> erosion_due;  // the in-decline races at the turn's start, most recent first
   uint16_t eroded = 0;            // bit r: race r has eroded this turn

@@ -259,7 +259,7 @@ void Game::DoSoloConquer(const Action& a) {
   }
   if (ends) (ghouls ? turn_.ghouls_over : turn_.conquests_over) = true;
   if (!success) {
-    solo_.turn.failed_region = a.region;
+    (ghouls ? solo_.turn.ghouls_failed_region : solo_.turn.failed_region) = a.region;
     return;
   }
   if (!ghouls && nonempty) ++turn_.nonempty_conquered;

@@ -130,7 +130,7 @@ Code Game::CheckSoloRedeploy(const Action& a, std::string* why) const {
     if (Code code = CheckMove(static_cast<Race>(race), a.move, false, &after, why); code != Code::kOk) return code;
   for (const Move& m : a.hole_moves)
     if (Code code = CheckMove(static_cast<Race>(race), m, true, &after, why); code != Code::kOk) return code;
-  const int failed = solo_.turn.failed_region;
+  const int failed = ghouls ? solo_.turn.ghouls_failed_region : solo_.turn.failed_region;
   bool next_to_failed = false;
   for (int i = 0; i < map_->size(); ++i)
     next_to_failed = next_to_failed || (after[i] > 0 && failed >= 0 && SoloNeighbours(static_cast<Race>(race), i, failed));

@@ -81,14 +81,18 @@ Result<TableScript> ScriptTable(const Record& record, const std::filesystem::pat
     const int active = a.player >= 0 && a.player < game.player_count() ? game.players()[a.player].active : -1;
     const size_t scored = game.scores().size();
     if (a.type == ActionType::kConquer && a.die >= 0) tell(step, a, true);
-    const Board attempted = a.type == ActionType::kConquer ? AttemptedBoard(game, a, declined_race) : before;
+    const bool solo_move =
+        game.solo() && (a.type == ActionType::kConquer || a.type == ActionType::kRedeploy || a.type == ActionType::kErode);
+    const Board attempted = solo_move                        ? SoloAttemptedBoard(game, a)
+                            : a.type == ActionType::kConquer ? AttemptedBoard(game, a, declined_race)
+                                                             : before;
     bool ruled = false;
     const Verdict v = a.house_ruling ? game.ApplyHouseRuling(a, &ruled) : game.Apply(a);
     script.verdicts.push_back(v);
     if (OffBoard(a.type)) tell(step, a, false);
     if (v.ok() || ruled) {
       if (!SameBoard(before, game.board())) shoot(SceneKind::kMove, step, game.board());
-    } else if (a.type == ActionType::kConquer && !SameBoard(before, attempted)) {
+    } else if ((a.type == ActionType::kConquer || solo_move) && !SameBoard(before, attempted)) {
       shoot(SceneKind::kAttempt, step, attempted);
       shoot(SceneKind::kTakeBack, step, before);
     }

@@ -10,6 +10,7 @@
 //   4. an accepted action that changed the board: a kMove scene of the new board;
 //      a rejected conquest that the table can show: a kAttempt scene (the conquest as the player made it,
 //      AttemptedBoard) and then a kTakeBack scene (the board as it was: the player took it back after the flag).
+//      In a SoloPlay game the same for a rejected conquest, redeploy or erosion (SoloAttemptedBoard).
 // The set-up board is the first scene (kSetup). A house-ruled conquest (`"ruling": "house"`) is a kMove.
 #pragma once
 
@@ -69,5 +70,12 @@ nlohmann::ordered_json EventJson(const TableEvent& event, const std::vector<std:
 // declined and still attacks). A reinforcement attempt (a `die` on a non-Berserk conquest) puts nothing down
 // before the roll, and without a race the board stays as it is.
 Board AttemptedBoard(const Game& game, const Action& a, int declined_race = -1);
+
+// The same in a SoloPlay game (table_script_solo.cpp), for a conquest, a redeploy or an erosion: the attackers lifted
+// from the regions named in `from` (or taken from the hand: setup, a race's first turn) and put down in the region,
+// its defenders gone and the opposition's retreating tokens put into the regions named (else where the rules send
+// them); a redeploy's balancing counts, moves, tokens added and pieces as given; an erosion's regions losing what the
+// demand asks in the order named. A reinforcement attempt lifts its attackers and puts nothing down before the roll.
+Board SoloAttemptedBoard(const Game& game, const Action& a);
 
 }  // namespace swref::engine

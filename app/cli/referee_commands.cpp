@@ -142,7 +142,7 @@ int RunRefereeBench(const core::RefereeBenchOptions& options, bool json) {
                        {"flags_matched", g.flags_matched}, {"turns", g.turns}, {"turns_exact", g.turns_exact}, {"questions", g.questions},
                        {"corrections", g.corrections}, {"final_coins_equal", g.final_coins_equal}, {"seconds", g.seconds}});
     nlohmann::json kinds = nlohmann::json::object();
-    for (int k = 0; k < engine::kIllegalKindCount; ++k)
+    for (int k = 0; k < engine::kStandardIllegalKindCount; ++k)
       kinds[std::string(engine::ToString(static_cast<engine::IllegalKind>(k)))] = {{"expected", r.expected_by_kind[k]}, {"found", r.found_by_kind[k]}};
     nlohmann::json j = {{"bench", "referee"}, {"frame", {options.frame.width, options.frame.height}}, {"games", games},
                         {"precision", r.precision()}, {"recall", r.recall()}, {"flags_expected", r.flags_expected}, {"flags_raised", r.flags_raised},
@@ -157,7 +157,7 @@ int RunRefereeBench(const core::RefereeBenchOptions& options, bool json) {
     std::printf("%-12s %6d %5d %5d %5d %7d %9d %10d %s  (%.0f s)\n", g.name.c_str(), g.frames, g.flags_expected, g.flags_matched,
                 g.flags_raised - g.flags_matched, g.turns, g.turns_exact, g.questions, g.final_coins_equal ? "equal" : "DIFFERS", g.seconds);
   std::printf("\nillegal conquests by kind (found / slipped in):");
-  for (int k = 0; k < engine::kIllegalKindCount; ++k)
+  for (int k = 0; k < engine::kStandardIllegalKindCount; ++k)
     std::printf("%s %s %d/%d", k ? "," : "", std::string(engine::ToString(static_cast<engine::IllegalKind>(k))).c_str(), r.found_by_kind[k], r.expected_by_kind[k]);
   std::printf("\nflags: precision %.1f%% (%d of %d raised), recall %.1f%% (%d of %d), the script's rule on %d   goals >= 99%%, >= 95%%\n",
               100 * r.precision(), r.flags_matched, r.flags_raised, 100 * r.recall(), r.flags_matched, r.flags_expected, r.flags_same_code);

@@ -48,13 +48,16 @@ engine::Result<DemoReport> ScriptReport(const engine::Record& record) {
     const Action& a = record.actions[step];
     const int round = game.round();
     const std::string combo = a.type == ActionType::kEndTurn ? Combo(game, a.player) : "";
+    const size_t scored = game.scores().size();
     const engine::Verdict v = game.Apply(a);
     if (!v.ok()) {
-      if (a.type != ActionType::kConquer) return R::Error("step " + std::to_string(step) + ": the rules reject a " + std::string(engine::ToString(a.type)) + ": " + v.why);
+      const bool solo_move = game.solo() && (a.type == ActionType::kRedeploy || a.type == ActionType::kErode);
+      if (a.type != ActionType::kConquer && !solo_move)
+        return R::Error("step " + std::to_string(step) + ": the rules reject a " + std::string(engine::ToString(a.type)) + ": " + v.why);
       report.flags.push_back({static_cast<int>(step), round, record.players[a.player], a.region, std::string(engine::ToString(v.code)), v.why});
       continue;
     }
-    if (a.type == ActionType::kEndTurn) {
+    if (game.scores().size() > scored) {  // a SoloPlay setup race's end scores for the opposition, not a turn
       const engine::TurnScore& s = game.scores().back();
       report.turns.push_back({round, record.players[s.player], combo, s.coins, game.players()[s.player].coins});
     }

@@ -75,7 +75,11 @@ Result<int> Journal::AppendObservation(const ObservationDigest& digest) {
 
 Result<int> Journal::AppendFlag(const engine::Action& attempt) {
   if (auto why = CanAppend(); !why.empty()) return Refuse(why);
-  if (attempt.type != engine::ActionType::kConquer) return Refuse("a flag is an illegal conquest, not a " + std::string(engine::ToString(attempt.type)));
+  const bool solo_move =
+      header_record_.variant == "solo" && (attempt.type == engine::ActionType::kRedeploy || attempt.type == engine::ActionType::kErode);
+  if (attempt.type != engine::ActionType::kConquer && !solo_move)
+    return Refuse("a flag is an illegal conquest (in SoloPlay also a redeploy or an erosion), not a " +
+                  std::string(engine::ToString(attempt.type)));
   engine::Action plain = attempt;
   plain.house_ruling = false;
   json form;
@@ -83,7 +87,7 @@ Result<int> Journal::AppendFlag(const engine::Action& attempt) {
   if (!parsed) return Result<int>::Error(parsed.error());
   const TimelineStep step = timeline_.Try(*parsed);
   if (step.verdict.ok()) return Refuse("the rules accept this conquest: commit it with AppendAction");
-  auto seq = Write({{EntryKind::kFlag, FlagData(form, parsed->region, step.verdict)}});
+  auto seq = Write({{EntryKind::kFlag, FlagData(form, FlagRegion(*parsed), step.verdict)}});
   if (seq) flags_[*seq] = *parsed;
   return seq;
 }

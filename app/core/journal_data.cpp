@@ -1,5 +1,7 @@
 #include "app/core/journal_data.h"
 
+#include "engine/replay.h"
+
 namespace swref::core {
 
 using nlohmann::json;
@@ -10,6 +12,15 @@ json ActionData(int index, const json& action, const TimelineStep& step) {
 
 json FlagData(const json& action, int region, const engine::Verdict& verdict) {
   return {{"action", action}, {"region", region}, {"code", engine::ToString(verdict.code)}, {"why", verdict.why}};
+}
+
+int FlagRegion(const engine::Action& a) {
+  if (a.region >= 0) return a.region;
+  if (a.move.to >= 0) return a.move.to;
+  if (!a.hole_moves.empty()) return a.hole_moves.front().to;
+  if (!a.add.empty()) return a.add.front().region;
+  if (!a.regions.empty()) return a.regions.front();
+  return -1;
 }
 
 json CoinsData(const engine::Game& game, int turn) {
@@ -28,6 +39,7 @@ json EndData(const engine::Game& game, const std::string& note) {
   for (const engine::PlayerState& p : game.players()) coins[p.name] = p.coins;
   for (int w : game.Winners()) winners.push_back(game.players()[w].name);
   json data = {{"reason", game.finished() ? "finished" : "stopped"}, {"coins", coins}, {"winners", winners}};
+  if (game.solo()) data["solo"] = engine::SoloResult(game);
   if (!note.empty()) data["note"] = note;
   return data;
 }

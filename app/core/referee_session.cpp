@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "engine/components.h"
+#include "engine/replay.h"
 
 namespace swref::core {
 namespace fs = std::filesystem;
@@ -28,6 +29,13 @@ nlohmann::json OptionsJson(const engine::Explanation& e, const std::vector<std::
     options.push_back(actions);
   }
   return options;
+}
+
+// "conquered region 5", "redeployed", "eroded the Ratmen": what a flagged action did on the table.
+std::string Attempted(const engine::Action& a) {
+  if (a.type == engine::ActionType::kRedeploy) return "redeployed";
+  if (a.type == engine::ActionType::kErode) return "eroded the " + std::string(engine::Info(static_cast<engine::Race>(a.race)).name);
+  return "conquered region " + std::to_string(a.region);
 }
 
 std::string RegionList(const std::vector<int>& regions) {
@@ -117,6 +125,7 @@ engine::ExplainContext RefereeSession::Context(bool turn_ending) const {
   ctx.die = die_;
   ctx.ask_hidden_counts = options_.ask_hidden_counts;
   ctx.turn_ending = turn_ending;
+  ctx.die_final = die_final_;
   return ctx;
 }
 
@@ -212,6 +221,11 @@ void RefereeSession::TellCoins(std::vector<Notice>* out) {
     for (int w : g.Winners()) winners.push_back(players()[w]);
     n.data = {{"coins", coins}, {"winners", winners}};
     n.text = "the game is over";
+    if (g.solo()) {  // the end items, the opposition's total and the rating (docs/solo.md)
+      n.data["solo"] = engine::SoloResult(g);
+      n.text += ": solo score " + std::to_string(g.SoloScore()) + " (the opposition " + std::to_string(g.solo()->OppositionTotal()) +
+                "), " + std::string(engine::ToString(g.SoloRating()));
+    }
     out->push_back(n);
   }
 }
@@ -285,7 +299,7 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
       flag_region_ = attempt.region;
       const engine::Verdict& v = e.verdict();
       open_text_ = std::string(engine::ToString(v.code)) + ": " + v.why;
-      Notice n{NoticeKind::kFlag, frame, players()[attempt.player] + " conquered region " + std::to_string(attempt.region) + " against the rules: " + open_text_, *flag};
+      Notice n{NoticeKind::kFlag, frame, players()[attempt.player] + " " + Attempted(attempt) + " against the rules: " + open_text_, *flag};
       n.data = {{"region", attempt.region}, {"code", engine::ToString(v.code)}, {"why", v.why}, {"player", players()[attempt.player]}};
       if (frame >= 0) n.ms = MsSince(frame_time_);
       out->push_back(n);
@@ -350,6 +364,11 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
     }
     case EventType::kDie:
       if (!record_event()) return out;
+      if (die_ >= 0 && last_seen_ && game().solo()) {  // SoloPlay: the unused die's failed attack is read now
+        die_final_ = true;
+        Judge(*last_seen_, -1, "", false, &out);
+        die_final_ = false;
+      }
       die_ = event.face;
       return out;
     case EventType::kAccept:
@@ -357,6 +376,7 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
       if (open_flag_ < 0) return refuse("there is no flagged conquest to " + std::string(event.type == EventType::kAccept ? "accept" : "take back")), out;
       const bool house = event.type == EventType::kAccept;
       auto r = journal_.AppendResolution(open_flag_, house, house ? (event.note.empty() ? "accepted as a house ruling" : event.note) : "taken back");
+      if (!r && journal_.failure().empty()) return refuse(r.error()), out;  // it cannot stand as a house ruling: still open
       if (!r) return Written(r.error(), &out), out;
       if (!house && last_seen_ && flag_region_ >= 0 && flag_region_ < last_seen_->size() && flag_region_ < static_cast<int>(game().board().size())) {
         // Taken back, as the players say: until the camera reads the region anew, it reads as the game has it (else

@@ -126,6 +126,7 @@ class RefereeSession {
   std::map<int, Correction> corrections_;             // by region; dropped when the camera reads it differently
 
   int die_ = -1;                                      // a die face told and not yet used
+  bool die_final_ = false;                            // SoloPlay: another die is told; the unused one is read now
   int open_flag_ = -1, open_question_ = -1;
   int flag_region_ = -1;                              // the open flag's region
   std::deque<TableEvent> deferred_;                   // told actions waiting for an open question to be settled

@@ -58,8 +58,9 @@ std::optional<Verification> WalkJournal(const json& journal, const engine::Recor
       if (CoinsData(timeline->game(), static_cast<int>(turn)) != data) return bad(": the coins recorded differ from the replay's");
     } else if (kind == EntryKind::kEnd) {
       const json replayed = EndData(timeline->game(), "");
-      for (const char* key : {"reason", "coins", "winners"})
-        if (replayed[key] != data[key]) return bad(".data." + std::string(key) + ": " + data[key].dump() + ", the replay gives " + replayed[key].dump());
+      for (const char* key : {"reason", "coins", "winners", "solo"})
+        if (replayed.contains(key) != data.contains(key) || (replayed.contains(key) && replayed[key] != data[key]))
+          return bad(".data." + std::string(key) + ": " + data[key].dump() + ", the replay gives " + replayed[key].dump());
     }
   }
   return std::nullopt;

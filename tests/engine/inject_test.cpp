@@ -35,7 +35,7 @@ TEST(Inject, EveryKindOverAFewGames) {
       EXPECT_TRUE(replay->game.finished());
     }
   }
-  EXPECT_EQ(seen.size(), static_cast<size_t>(kIllegalKindCount));
+  EXPECT_EQ(seen.size(), static_cast<size_t>(kStandardIllegalKindCount));
 }
 
 TEST(Inject, KindsGiveTheirCodes) {
@@ -53,6 +53,8 @@ TEST(Inject, KindsGiveTheirCodes) {
         case IllegalKind::kDeclineTurn: EXPECT_EQ(f.code, Code::kWrongPhase); break;
         case IllegalKind::kDragonMisuse: EXPECT_EQ(f.code, Code::kPowerNotAvailable); break;
         case IllegalKind::kSorcererMisuse: EXPECT_TRUE(f.code == Code::kBadTarget || f.code == Code::kPowerNotAvailable); break;
+        default:
+          ADD_FAILURE() << "a SoloPlay kind in a standard game: " << ToString(f.kind);
       }
     }
   }

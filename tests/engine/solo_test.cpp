@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "engine/legal.h"
+#include "engine/random_game.h"
 #include "engine/replay.h"
 #include "engine/solo.h"
 
@@ -285,6 +286,68 @@ TEST(SoloGame, EveryListedActionIsAccepted) {
       EXPECT_EQ(copy.CheckConsistency(), "");
     }
   }
+}
+
+}  // namespace
+}  // namespace swref::engine
+
+namespace swref::engine {
+namespace {
+
+// After a failed attack, the attackers come back next to the region attacked (play 2.b.ii): the in-decline Ghouls'
+// next to theirs, even when the active race's attack failed too in the same turn (each keeps its own failed region).
+TEST(SoloGame, FailedAttacksReturnNextToTheirOwnRegion) {
+  int ghoul_returns = 0, both_failed = 0;
+  for (const std::string& key : BuiltinMapKeys()) {
+    auto map = BuiltinMap(key);
+    ASSERT_TRUE(map.ok());
+    for (uint64_t seed = 1; seed <= 60; ++seed) {
+      int ghouls_failed = -1;
+      bool active_failed = false;
+      auto played = PlayRandomSoloGame(*map, seed, [&](const Game& game, const Action& a) {
+        const int ghouls = game.DeclinedGhouls(0);
+        if (a.type == ActionType::kEndTurn) ghouls_failed = -1, active_failed = false;
+        if (a.type == ActionType::kConquer && a.die >= 0) {
+          const bool failed = game.board()[a.region].race != (a.with == With::kGhouls ? ghouls : game.players()[0].active);
+          if (failed && a.with == With::kGhouls) ghouls_failed = a.region;
+          if (failed && a.with != With::kGhouls) active_failed = true;
+        }
+        if (a.type != ActionType::kRedeploy || a.with != With::kGhouls || ghouls_failed < 0 || a.add.empty()) return;
+        bool near = false;  // a Ghoul region next to the failed one: the tokens go there
+        for (int n : game.map().neighbours[ghouls_failed]) near = near || game.board()[n].race == static_cast<int>(Race::kGhouls);
+        for (const Placement& p : a.add) EXPECT_TRUE(!near || game.map().Adjacent(p.region, ghouls_failed)) << key << " seed " << seed;
+        ++ghoul_returns;
+        both_failed += active_failed;
+      });
+      ASSERT_TRUE(played.ok()) << played.error();
+    }
+  }
+  EXPECT_GT(ghoul_returns, 0);
+  EXPECT_GT(both_failed, 0);
+}
+
+}  // namespace
+}  // namespace swref::engine
+
+namespace swref::engine {
+namespace {
+
+// A solo action the rules reject never stands as a house ruling (the rules are the opponent): the game is unchanged.
+TEST(SoloGame, NoHouseRulings) {
+  ReplayResult r = ReplayScenario("play_conquest_retreat_2p");
+  Game& game = r.game;
+  Action a;
+  a.type = ActionType::kConquer;
+  a.region = 9;
+  a.from = {{9, 1}};  // from the target itself: rejected
+  const std::string before = PlayDocument(r)["final"].dump();
+  bool applied = true;
+  const Verdict v = game.ApplyHouseRuling(a, &applied);
+  EXPECT_FALSE(applied);
+  EXPECT_FALSE(v.ok());
+  EXPECT_NE(v.why.find("never accepted against them"), std::string::npos) << v.why;
+  ReplayResult after{{}, game};
+  EXPECT_EQ(PlayDocument(after)["final"].dump(), before);
 }
 
 }  // namespace
