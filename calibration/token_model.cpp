@@ -391,8 +391,12 @@ void TokenModel::DeriveOne(KindTemplate& t) {
       for (int c = 0; c < 3; ++c) lab.at<cv::Vec3f>(0, i)[c] = t.mean[static_cast<size_t>(c) * n + i];
     cv::cvtColor(lab, bgr, cv::COLOR_Lab2BGR);
     t.mean_bgr.resize(static_cast<size_t>(3) * n);
+    t.max_bgr = {0, 0, 0};
     for (int i = 0; i < n; ++i)
-      for (int c = 0; c < 3; ++c) t.mean_bgr[static_cast<size_t>(c) * n + i] = bgr.at<cv::Vec3f>(0, i)[c] * 255.0f;
+      for (int c = 0; c < 3; ++c) {
+        t.mean_bgr[static_cast<size_t>(c) * n + i] = bgr.at<cv::Vec3f>(0, i)[c] * 255.0f;
+        t.max_bgr[c] = std::max(t.max_bgr[c], t.mean_bgr[static_cast<size_t>(c) * n + i]);
+      }
     t.row_weight.assign(kPolarRows, 0);
     t.row_mean.assign(kPolarRows, 0);
     for (int row = 0; row < kPolarRows; ++row) {
@@ -422,6 +426,7 @@ cv::Vec3f BgrToLab(float b, float g, float r) {
 // in Lab (only the samples that reach the ceiling change). False (and `out` untouched) when none does.
 bool Capped(const KindTemplate& t, const cv::Vec3f& ceiling, std::vector<float>* out) {
   if (ceiling[0] >= 254 && ceiling[1] >= 254 && ceiling[2] >= 254) return false;
+  if (t.max_bgr[0] <= ceiling[0] && t.max_bgr[1] <= ceiling[1] && t.max_bgr[2] <= ceiling[2]) return false;
   constexpr int n = kRings * kAngles;
   bool any = false;
   for (int i = 0; i < n; ++i) {
@@ -437,6 +442,20 @@ bool Capped(const KindTemplate& t, const cv::Vec3f& ceiling, std::vector<float>*
     for (int c = 0; c < 3; ++c) (*out)[static_cast<size_t>(c) * n + i] = lab[c];
   }
   return any;
+}
+
+// The template under the context's ceiling: its own mean, or a capped copy (in `storage`, or in the context's cache).
+const std::vector<float>& MeanFor(const KindTemplate& t, const MatchContext& context, std::vector<float>* storage) {
+  if (!context.cache) return Capped(t, context.ceiling, storage) ? *storage : t.mean;
+  CappedTemplates& cache = *context.cache;
+  if (cache.ceiling != context.ceiling) cache.ceiling = context.ceiling, cache.capped.clear(), cache.checked.clear();
+  if (!cache.checked[&t]) {
+    cache.checked[&t] = true;
+    std::vector<float> capped;
+    if (Capped(t, context.ceiling, &capped)) cache.capped[&t] = std::move(capped);
+  }
+  const auto it = cache.capped.find(&t);
+  return it == cache.capped.end() ? t.mean : it->second;
 }
 
 }  // namespace
@@ -487,7 +506,7 @@ std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, c
       const int gap = std::abs(i - first);
       if (local && std::min(gap, kAngles - gap) > 3 && (second < 0 || e[i] < e[second])) second = i;
     }
-    const std::vector<float>& mean = Capped(t, context.ceiling, &capped) ? capped : t.mean;
+    const std::vector<float>& mean = MeanFor(t, context, &capped);
     TokenMatch m;
     m.kind = t.kind;
     m.shift = first;
@@ -543,7 +562,7 @@ std::vector<TokenMatch> TokenModel::NamePatch(const EnrollPatch& patch, int top)
 
 double TokenModel::ErrorNear(const KindTemplate& t, const PolarSamples& samples, int shift_hint, const MatchContext& context) const {
   std::vector<float> capped;
-  const std::vector<float>& mean = Capped(t, context.ceiling, &capped) ? capped : t.mean;
+  const std::vector<float>& mean = MeanFor(t, context, &capped);
   const LabOffset offset = FitOffset(samples, mean, t.weight, shift_hint, kCap, context.mask);
   double best = 1e300;
   for (int k = shift_hint - 1; k <= shift_hint + 1; ++k) best = std::min(best, RobustError(samples, mean, t.weight, k, kCap, context.mask, nullptr, offset));
@@ -551,7 +570,7 @@ double TokenModel::ErrorNear(const KindTemplate& t, const PolarSamples& samples,
 }
 
 const std::vector<float>& TokenModel::MeanUnder(const KindTemplate& kind, const MatchContext& context, std::vector<float>* storage) const {
-  return Capped(kind, context.ceiling, storage) ? *storage : kind.mean;
+  return MeanFor(kind, context, storage);
 }
 
 double TokenModel::ErrorOf(const std::string& kind, const PolarSamples& samples, int shift, const MatchContext& context,
@@ -559,7 +578,7 @@ double TokenModel::ErrorOf(const std::string& kind, const PolarSamples& samples,
   const KindTemplate* t = Find(kind);
   if (!t) return 1e9;
   std::vector<float> capped;
-  const std::vector<float>& mean = Capped(*t, context.ceiling, &capped) ? capped : t->mean;
+  const std::vector<float>& mean = MeanFor(*t, context, &capped);
   const LabOffset offset = FitOffset(samples, mean, t->weight, shift, kCap, context.mask);
   return RobustError(samples, mean, t->weight, shift, kCap, context.mask, kept_share, offset);
 }

@@ -42,17 +42,26 @@ struct KindTemplate {
   double typical_error = 1;            // median robust error of its own photos, each left out of the template
   TemplateSpectra spectra;             // derived from mean and weight (not stored)
   std::vector<float> mean_bgr;         // derived: `mean` as BGR 0..255 (for the camera's saturation, below)
+  cv::Vec3f max_bgr{0, 0, 0};          // derived: its brightest value per channel (nothing to cap below it)
   std::vector<float> row_weight;       // derived: per polar row (channel x ring), the sum of its weights
   std::vector<float> row_mean;         // derived: ... and its weighted mean
 };
 
 // What a candidate is judged with, besides its samples.
+// Templates capped under one ceiling, kept while a candidate is named (capping converts colours: not cheap).
+struct CappedTemplates {
+  cv::Vec3f ceiling{-1, -1, -1};
+  std::map<const KindTemplate*, std::vector<float>> capped;  // kinds that reach the ceiling
+  std::map<const KindTemplate*, bool> checked;
+};
+
 struct MatchContext {
   const std::vector<uint8_t>* mask = nullptr;  // kRings * kAngles: samples to ignore (hidden by another token)
   // The brightest value the camera could record there, per channel (B, G, R), in the light-matched image's units:
   // 255 / the light's gain. Where a frame is brighter than the reference, a white symbol saturates below 255 once
   // matched; the templates are capped the same way before they are compared. 255: no cap.
   cv::Vec3f ceiling{255, 255, 255};
+  CappedTemplates* cache = nullptr;  // optional: capped templates made once for this ceiling
 };
 
 // How one candidate was named.

@@ -57,10 +57,43 @@ void ScoreTokens(const std::vector<TruthToken>& truth, const std::vector<vision:
     score->kind_right += s.kind == t.kind;
     score->confusion[t.kind][s.kind]++;
     const bool flagged = s.stack > 1 || s.stack_unsure;
-    if (t.stack > 1) score->stacks_flagged += flagged;
-    else if (race) ++score->singles, score->singles_flagged += flagged;
+    if (t.stack > 1)
+      score->stacks_flagged += flagged;
+    else if (race)
+      ++score->singles, score->singles_flagged += flagged;
   }
   for (bool u : used) score->extra += !u;
+}
+
+void Merge(EvalReport* into, const EvalReport& from) {
+  for (auto [dst, src] : {std::pair{&into->images, from.images},
+                          {&into->motion_images, from.motion_images},
+                          {&into->motion_detected, from.motion_detected},
+                          {&into->false_motion, from.false_motion},
+                          {&into->no_board, from.no_board},
+                          {&into->regions, from.regions},
+                          {&into->region_errors, from.region_errors},
+                          {&into->uncertain, from.uncertain},
+                          {&into->silent_errors, from.silent_errors},
+                          {&into->boards_exact, from.boards_exact},
+                          {&into->count_errors, from.count_errors},
+                          {&into->stacks, from.stacks},
+                          {&into->silent_wrong_stacks, from.silent_wrong_stacks},
+                          {&into->missing, from.missing},
+                          {&into->token.tokens, from.token.tokens},
+                          {&into->token.found, from.token.found},
+                          {&into->token.kind_right, from.token.kind_right},
+                          {&into->token.extra, from.token.extra},
+                          {&into->token.stacks, from.token.stacks},
+                          {&into->token.stacks_flagged, from.token.stacks_flagged},
+                          {&into->token.singles, from.token.singles},
+                          {&into->token.singles_flagged, from.token.singles_flagged}})
+    *dst += src;
+  for (const auto& [t, row] : from.confusion)
+    for (const auto& [o, n] : row) into->confusion[t][o] += n;
+  for (const auto& [t, row] : from.token.confusion)
+    for (const auto& [o, n] : row) into->token.confusion[t][o] += n;
+  into->ms.insert(into->ms.end(), from.ms.begin(), from.ms.end());
 }
 
 bool RegionRight(const vision::RegionObservation& truth, const vision::RegionObservation& observed) {
@@ -133,7 +166,8 @@ engine::Result<std::vector<vision::Observation>> ReadObservations(const std::str
   if (!in) return R::Error(path + ": cannot open");
   std::error_code ec;
   if (const auto size = std::filesystem::file_size(path, ec); !ec && size > engine::kMaxJsonLinesBytes) {
-    return R::Error(path + ": " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(engine::kMaxJsonLinesBytes) + " bytes");
+    return R::Error(path + ": " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(engine::kMaxJsonLinesBytes) +
+                    " bytes");
   }
   std::vector<vision::Observation> out;
   std::string line;
@@ -141,8 +175,10 @@ engine::Result<std::vector<vision::Observation>> ReadObservations(const std::str
   for (int n = 1; std::getline(in, line); ++n) {
     const std::string where = path + ":" + std::to_string(n);
     total += line.size() + 1;
-    if (total > engine::kMaxJsonLinesBytes) return R::Error(where + ": the file is longer than the limit of " + std::to_string(engine::kMaxJsonLinesBytes) + " bytes");
-    if (line.size() > engine::kMaxJsonLineBytes) return R::Error(where + ": a line longer than the limit of " + std::to_string(engine::kMaxJsonLineBytes) + " bytes");
+    if (total > engine::kMaxJsonLinesBytes)
+      return R::Error(where + ": the file is longer than the limit of " + std::to_string(engine::kMaxJsonLinesBytes) + " bytes");
+    if (line.size() > engine::kMaxJsonLineBytes)
+      return R::Error(where + ": a line longer than the limit of " + std::to_string(engine::kMaxJsonLineBytes) + " bytes");
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     auto doc = engine::ParseJsonText(line, where);
     if (!doc) return R::Error(doc.error());
@@ -156,8 +192,8 @@ engine::Result<std::vector<vision::Observation>> ReadObservations(const std::str
 std::string FormatReport(const EvalReport& r) {
   std::string s;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "images scored %d (missing %d); still images read as motion %d; board not found %d\n", r.images,
-                r.missing, r.false_motion, r.no_board);
+  std::snprintf(buf, sizeof buf, "images scored %d (missing %d); still images read as motion %d; board not found %d\n", r.images, r.missing,
+                r.false_motion, r.no_board);
   s += buf;
   std::snprintf(buf, sizeof buf, "region error %.2f%% (%d of %d; %d wrong counts of the right kind)\n", 100 * r.region_error_rate(),
                 r.region_errors, r.regions, r.count_errors);
@@ -178,8 +214,8 @@ std::string FormatReport(const EvalReport& r) {
     std::snprintf(buf, sizeof buf, "tokens %d: found %d, kind right %d (token-kind accuracy %.2f%%), %d found where none lies\n", t.tokens,
                   t.found, t.kind_right, 100 * t.kind_accuracy(), t.extra);
     s += buf;
-    std::snprintf(buf, sizeof buf, "stacks %d: flagged %d; single race tokens %d: flagged as possible stacks %d\n", t.stacks, t.stacks_flagged,
-                  t.singles, t.singles_flagged);
+    std::snprintf(buf, sizeof buf, "stacks %d: flagged %d; single race tokens %d: flagged as possible stacks %d\n", t.stacks,
+                  t.stacks_flagged, t.singles, t.singles_flagged);
     s += buf;
     std::string wrong;
     for (const auto& [truth, row] : t.confusion)

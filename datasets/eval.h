@@ -66,6 +66,9 @@ struct EvalReport {
   double median_ms() const;
 };
 
+// Adds `from`'s counts to `into` (several datasets scored as one).
+void Merge(EvalReport* into, const EvalReport& from);
+
 // Whether an observed region is right for its truth (see above).
 bool RegionRight(const vision::RegionObservation& truth, const vision::RegionObservation& observed);
 

@@ -23,6 +23,7 @@ namespace {
 using calibration::TokenModel;
 constexpr double kPpm = kBoardPxPerMm;
 constexpr double kOutlineSpreadMm = 2.0;   // how far an outline seed may lie from the token's centre
+constexpr double kCentredFit = 2.0;        // a fit this close to a kind's own photos needs no other start
 constexpr float kMinOutlineVotes = 12;     // weaker outline peaks are texture lining up by chance
 constexpr float kClearOutline = 40;        // a token with an outline this clear needs no foreground
 
@@ -54,6 +55,7 @@ calibration::MatchContext Context(const LocalView& view, const std::vector<uint8
   calibration::MatchContext ctx;
   ctx.mask = mask.empty() ? nullptr : &mask;
   ctx.ceiling = view.ceiling;
+  ctx.cache = &view.capped;
   return ctx;
 }
 
@@ -103,7 +105,8 @@ Candidate Fit(const TokenModel& model, const Scene& scene, cv::Point2d seed, con
     Sample(view, start + off, explained, &s, &mask);
     auto r = model.Rank(s, 3, Context(view, mask), 6);
     if (!r.empty() && (ranked.empty() || r.front().error < ranked.front().error)) ranked = std::move(r), seed = start + off;
-    if (d <= 0) break;
+    // A seed whose best kind already fits about as well as that kind's own enrollment photos is on its centre.
+    if (d <= 0 || (!ranked.empty() && ranked.front().fit < kCentredFit)) break;
   }
   // Each close enough kind refined; the centre where one of them fits best wins.
   cv::Point2d centre = seed;
@@ -233,7 +236,10 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   for (const cv::Point& p : Seeds(fg.mask, 3.0, 3.0)) cands.push_back(Fit(model, scene, cv::Point2d(p), cv::Mat(), kOutlineSpreadMm));
   // Outline seeds where the foreground gave none: a token that hardly changes the colour (grey on grey ground).
   {
+    // A token the foreground's seeds already fit well is not fitted again from its outline.
     std::vector<cv::Point2d> taken;
+    for (const Candidate& c : cands)
+      if (c.match.fit < kCentredFit) taken.push_back(c.centre_px);
     for (const OutlineSeed& o : frame.outline_seeds) {
       if (o.votes < kMinOutlineVotes) break;
       bool near = false;

@@ -1,5 +1,5 @@
 // vision: from a camera frame to a per-region board observation (register, gate, detect, classify and count).
-// So far: the Observation format (observation.h). The observer itself arrives with issue 5.
+// The Observation format is in observation.h, the observer and its stages in observer.h.
 #pragma once
 
 #include "vision/observation.h"

@@ -52,6 +52,7 @@ constexpr CommandInfo kCommands[] = {
     {"observe", "swref observe --setup SETUP IMAGE... [--debug-dir DIR]", "one Observation JSON line per image: every region's race, side, count (certain or a lower bound), pieces"},
     {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
     {"print targets", "swref print markers|charuco|mat --out FILE.pdf [--paper a4|letter]", "the board's corner markers, a ChArUco calibration board, the token enrollment mat, at true scale with instructions"},
+    {"dataset suite", "swref dataset suite --out DIR [--scenes 80] [--seed 1]", "the observer's accuracy suite: a synthetic dataset on each of the four maps, set up and enrolled from its own photos, observed and scored (per map and together, against the goals)"},
     {"bench", "swref bench [engine|scene|vision|referee] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms; the observer on one core (per-frame path, full observation, each against a 1080p BGR->Lab conversion; peak memory of swref observe); the referee on injected games from camera frames (flag precision and recall, exact tallies, still frame to verdict ms)"},
     {"help", "swref help [COMMAND]", "this overview, or one command's options"},
     {"version", "swref version", "print the version"},
@@ -186,6 +187,26 @@ int RunDatasetEval(const std::string& dir, const std::string& observations, cons
   bar.Finish();
   if (!report) return Fail("dataset eval: " + report.error(), 1);
   std::cout << datasets::FormatReport(*report);
+  return 0;
+}
+
+int RunDatasetSuite(const core::SuiteOptions& options) {
+  if (auto problem = options.Check(); !problem.empty()) return Fail("dataset suite: " + problem);
+  ProgressBar bar("dataset suite");
+  std::string stage;
+  auto report = core::RunVisionSuite(options, [&](const std::string& map, const std::string& s, int done, int total) {
+    if (map + s != stage) bar.Finish(), bar = ProgressBar("dataset suite " + map + ": " + s), stage = map + s;
+    bar.Update(done, total);
+  });
+  bar.Finish();
+  if (!report) return Fail(report.error(), 1);
+  std::printf("map  photos  region error  boards exact  token kinds  silent stack counts  median ms\n");
+  for (const auto& [map, r] : report->maps)
+    std::printf("%-4s %6d  %11.2f%%  %11.1f%%  %10.2f%%  %19d  %9.0f\n", map.c_str(), r.images, 100 * r.region_error_rate(), 100 * r.exact_rate(),
+                100 * r.token.kind_accuracy(), r.silent_wrong_stacks, r.median_ms());
+  std::printf("\nAll %zu maps together (goals: region error <= 0.1%%, boards exact >= 97%%, token kinds >= 99.5%%, no silent stack counts):\n",
+              report->maps.size());
+  std::cout << datasets::FormatReport(report->all);
   return 0;
 }
 
@@ -332,13 +353,23 @@ int RunBench(const std::string& which, const core::EngineBenchOptions& options, 
 int Main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "help") {  // `swref help [COMMAND]` is handled before option parsing
     if (argc == 2) return PrintOverview(), 0;
-    const std::string topic = argv[2];
-    if (std::none_of(std::begin(kCommands), std::end(kCommands), [&](const CommandInfo& c) { return topic == c.name; }) || topic == "help")
-      return topic == "help" ? (PrintOverview(), 0) : Fail("help: no command \"" + topic + "\" (see `swref help`)");
-    std::vector<std::string> args = {argv[0], argv[2], "--help"};
+    // A topic is a command ("play"), a command of two words ("setup board", or as two arguments), or the first
+    // word of such commands ("setup", "dataset"): its options, or its subcommands.
+    std::string topic = argv[2];
+    for (int i = 3; i < argc; ++i) topic += std::string(" ") + argv[i];
+    if (topic == "help") return PrintOverview(), 0;
+    const bool known = std::any_of(std::begin(kCommands), std::end(kCommands), [&](const CommandInfo& c) {
+      const std::string name = c.name;
+      return topic == name || name.rfind(topic + " ", 0) == 0;
+    });
+    if (!known) return Fail("help: no command \"" + topic + "\" (see `swref help`)");
+    std::vector<std::string> args = {argv[0]};
+    std::stringstream words(topic);
+    for (std::string w; words >> w;) args.push_back(w);
+    args.push_back("--help");
     std::vector<char*> ptrs;
     for (auto& a : args) ptrs.push_back(a.data());
-    return Main(3, ptrs.data());
+    return Main(static_cast<int>(ptrs.size()), ptrs.data());
   }
   CLI::App app{"swref: a referee for Small World played on a real table", "swref"};
   app.set_help_flag("-h,--help", "show help");
@@ -397,7 +428,7 @@ int Main(int argc, char** argv) {
   bench->add_option("--map", bench_options.map, "map of the random games (default 4p)");
   bench->add_flag("--json", bench_json, "one JSON line instead of text");
 
-  auto* dataset = app.add_subcommand("dataset", "synthetic datasets: generate, demo (eval arrives with the observer)");
+  auto* dataset = app.add_subcommand("dataset", "synthetic datasets: generate, demo, suite, eval");
   dataset->require_subcommand(1);
   auto* generate = dataset->add_subcommand("generate", SummaryOf("dataset"));
   datasets::DatasetOptions dataset_options;
@@ -419,6 +450,11 @@ int Main(int argc, char** argv) {
   ds_demo->add_option("--out", frames_options.out, "folder to write (new or empty)")->required();
   ds_demo->add_option("--seed", frames_game_seed, "the demo game's seed, as `swref demo --seed` (default 7)");
   ds_demo->add_option("--size", frames_size, "frame size WIDTHxHEIGHT (default 1920x1080)");
+  auto* ds_suite = dataset->add_subcommand("suite", SummaryOf("dataset suite"));
+  core::SuiteOptions suite;
+  ds_suite->add_option("--out", suite.dir, "the suite's folder (made, or reused when it holds the same suite)")->required();
+  ds_suite->add_option("--scenes", suite.scenes, "photos per map (default 80)");
+  ds_suite->add_option("--seed", suite.seed, "the first map's seed (default 1)");
   auto* ds_eval = dataset->add_subcommand("eval", SummaryOf("dataset eval"));
   std::string eval_dir, eval_observations, eval_setup;
   ds_eval->add_option("DIR", eval_dir, "a dataset folder (with truth.jsonl)")->required();
@@ -537,6 +573,7 @@ int Main(int argc, char** argv) {
       exit_code = RunDatasetGenerate(dataset_options, dataset_size);
     } else if (*ds_demo) exit_code = RunDatasetDemo(frames_game_seed, frames_options, frames_size);
     else if (*ds_eval) exit_code = RunDatasetEval(eval_dir, eval_observations, eval_setup, eval_save);
+    else if (*ds_suite) exit_code = RunDatasetSuite(suite);
     else if (*observe) exit_code = RunObserve(observe_request);
     else if (*tokens) {
       sheet.duplex = !simplex;

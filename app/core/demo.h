@@ -1,6 +1,6 @@
 // `swref demo`: a complete seeded game on the 2-player map, played by the random legal player, with two
-// illegal conquests slipped in (too few tokens; not adjacent) that the rules flag with their reason. Until the
-// camera referee exists (issue 6), this is the built-in demo: the record it makes replays with `swref play`.
+// illegal conquests slipped in (too few tokens; not adjacent) that the rules flag with their reason: the script
+// the camera demo (camera_demo.h) is photographed from and checked against, and `swref demo --rules-only`.
 #pragma once
 
 #include <cstdint>

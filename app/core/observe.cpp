@@ -1,11 +1,14 @@
 #include "app/core/observe.h"
 
-#include <filesystem>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 
 #include <opencv2/imgcodecs.hpp>
+
+#include "app/core/setup.h"
+#include "datasets/dataset.h"
 
 namespace swref::core {
 namespace fs = std::filesystem;
@@ -26,19 +29,34 @@ engine::Result<int> ObserveImages(const ObserveRequest& request, const std::func
     if (!request.debug_dir.empty()) {
       const vision::StageTimes& t = observer->last_times();
       std::ofstream(fs::path(request.debug_dir) / fs::path(image).stem() / "times.json")
-          << nlohmann::json({{"decode", t.decode}, {"register", t.register_}, {"rectify", t.rectify}, {"foreground", t.foreground},
-                             {"gate", t.gate}, {"instances", t.instances}, {"count", t.count}, {"total", t.total}, {"reason", observer->last_reason()}})
+          << nlohmann::json({{"decode", t.decode},
+                             {"register", t.register_},
+                             {"rectify", t.rectify},
+                             {"foreground", t.foreground},
+                             {"gate", t.gate},
+                             {"instances", t.instances},
+                             {"count", t.count},
+                             {"total", t.total},
+                             {"reason", observer->last_reason()}})
                  .dump(1)
           << "\n";
       // What the observer made of each token: for finding out why a region was read as it was.
       nlohmann::ordered_json inst = nlohmann::ordered_json::array();
       for (const vision::Instance& i : observer->last_instances()) {
-        inst.push_back({{"kind", i.kind}, {"region", i.region}, {"x_mm", std::round(i.centre_mm.x * 10) / 10},
-                        {"y_mm", std::round(i.centre_mm.y * 10) / 10}, {"rotation_deg", std::round(i.rotation_rad * 1800 / M_PI) / 10},
-                        {"confidence", std::round(i.confidence * 100) / 100}, {"error", std::round(i.error * 10) / 10},
-                        {"board_error", std::round(i.board_error * 10) / 10}, {"visible", std::round(i.visible * 100) / 100},
-                        {"stack", i.stack}, {"stack_unsure", i.stack_unsure}, {"shadow_mm", std::round(i.shadow_mm * 10) / 10},
-                        {"wall_mm", std::round(i.wall_mm * 10) / 10}, {"wall_expected_mm", std::round(i.wall_expected_mm * 10) / 10}});
+        inst.push_back({{"kind", i.kind},
+                        {"region", i.region},
+                        {"x_mm", std::round(i.centre_mm.x * 10) / 10},
+                        {"y_mm", std::round(i.centre_mm.y * 10) / 10},
+                        {"rotation_deg", std::round(i.rotation_rad * 1800 / M_PI) / 10},
+                        {"confidence", std::round(i.confidence * 100) / 100},
+                        {"error", std::round(i.error * 10) / 10},
+                        {"board_error", std::round(i.board_error * 10) / 10},
+                        {"visible", std::round(i.visible * 100) / 100},
+                        {"stack", i.stack},
+                        {"stack_unsure", i.stack_unsure},
+                        {"shadow_mm", std::round(i.shadow_mm * 10) / 10},
+                        {"wall_mm", std::round(i.wall_mm * 10) / 10},
+                        {"wall_expected_mm", std::round(i.wall_expected_mm * 10) / 10}});
       }
       std::ofstream(fs::path(request.debug_dir) / fs::path(image).stem() / "instances.json") << inst.dump(1) << "\n";
     }
@@ -83,6 +101,61 @@ engine::Result<datasets::EvalReport> EvaluateWithObserver(const std::string& set
   }
   datasets::EvalReport report = datasets::Evaluate(*truth, seen);
   report.token = token_score;
+  return report;
+}
+
+std::string SuiteOptions::Check() const {
+  if (dir.empty()) return "give the suite's folder";
+  if (maps.empty()) return "no maps";
+  if (scenes < 1 || scenes > 10000) return "scenes per map: 1 to 10000";
+  return "";
+}
+
+engine::Result<SuiteReport> RunVisionSuite(const SuiteOptions& options,
+                                           const std::function<void(const std::string&, const std::string&, int, int)>& progress) {
+  using R = engine::Result<SuiteReport>;
+  if (auto problem = options.Check(); !problem.empty()) return R::Error("dataset suite: " + problem);
+  SuiteReport report;
+  for (size_t m = 0; m < options.maps.size(); ++m) {
+    const std::string& map = options.maps[m];
+    const fs::path base = fs::path(options.dir) / map;
+    const fs::path data = base / "dataset", setup = base / "setup";
+    // Reused only when it is the same suite: the dataset's own description says which.
+    bool reuse = false;
+    if (std::ifstream info(data / "dataset.json"); info) {
+      const nlohmann::json j = nlohmann::json::parse(info, nullptr, false);
+      reuse = j.is_object() && j.value("map", "") == map && j.value("seed", uint64_t{0}) == options.seed + m &&
+              j.value("images", -1) == options.scenes && fs::exists(setup / "tokens" / "model.json");
+    }
+    if (!reuse) {
+      std::error_code ec;
+      fs::remove_all(base, ec);
+      datasets::DatasetOptions d;
+      d.table.map = map;
+      d.table.seed = options.seed + m;
+      d.scenes = options.scenes;
+      d.frame = options.frame;
+      d.max_tilt_deg = 10;
+      d.out = data.string();
+      auto made = datasets::GenerateDataset(d, [&](int done, int total) {
+        if (progress) progress(map, "photographing", done, total);
+      });
+      if (!made) return R::Error(made.error());
+      calibration::SetupRequest sr;
+      sr.map = map;
+      sr.layout = (data / "layout.json").string();
+      sr.reference = (data / "reference.png").string();
+      sr.out = setup.string();
+      if (auto s = core::SetupBoard(sr); !s) return R::Error(map + ": " + s.error());
+      if (auto e = EnrollFromCrops(sr.out, (data / "crops").string()); !e) return R::Error(map + ": " + e.error());
+    }
+    auto r = EvaluateWithObserver(setup.string(), data.string(), (base / "observations.jsonl").string(), [&](int done, int total) {
+      if (progress) progress(map, "observing", done, total);
+    });
+    if (!r) return R::Error(map + ": " + r.error());
+    datasets::Merge(&report.all, *r);
+    report.maps.emplace_back(map, std::move(*r));
+  }
   return report;
 }
 

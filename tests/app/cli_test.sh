@@ -99,6 +99,8 @@ grep -q '"signature"' "$tmp/bench.json"; check "bench prints a signature" $?
 
 "$swref" bench scene --scenes 3 --json > "$tmp/scene.json" 2> /dev/null; check "bench scene runs" $?
 grep -q '"median_ms"' "$tmp/scene.json"; check "bench scene prints its median" $?
+"$swref" help setup board | grep -q -- "--layout"; check "help of a two-word command shows its options" $?
+"$swref" help setup | grep -q "board"; check "help of a command's first word lists its subcommands" $?
 "$swref" bench vision --frames 2 --size 960x540 --json > "$tmp/vision.json" 2> /dev/null; check "bench vision runs" $?
 python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if j['observe_ms'] > 0 and j['lab_ms'] > 0 and j['observe_peak_mb'] > 0 else 1)" "$tmp/vision.json"
 check "bench vision times the observation against the Lab yardstick and measures swref observe's memory" $?
