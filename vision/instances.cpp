@@ -23,7 +23,10 @@ namespace {
 using calibration::TokenModel;
 constexpr double kPpm = kBoardPxPerMm;
 constexpr double kOutlineSpreadMm = 2.0;   // how far an outline seed may lie from the token's centre
-constexpr double kCentredFit = 2.0;        // a fit this close to a kind's own photos needs no other start
+constexpr double kCentredFit = 4.0;        // a fit this close to a kind's own photos needs no other start
+constexpr double kSameTokenMm = 5.0;       // a seed this close to a well fitted token is that token
+constexpr double kSeedDepthMm = 4.0;       // a foreground seed lies this deep inside the foreground at least
+constexpr double kSeedSpacingMm = 5.0;     // ... and this far from the next (overlapping tokens' centres lie further apart)
 constexpr float kMinOutlineVotes = 12;     // weaker outline peaks are texture lining up by chance
 constexpr float kClearOutline = 40;        // a token with an outline this clear needs no foreground
 
@@ -233,28 +236,30 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     return true;
   };
   std::vector<Candidate> cands;
-  for (const cv::Point& p : Seeds(fg.mask, 3.0, 3.0)) cands.push_back(Fit(model, scene, cv::Point2d(p), cv::Mat(), kOutlineSpreadMm));
-  // Outline seeds where the foreground gave none: a token that hardly changes the colour (grey on grey ground).
-  {
-    // A token the foreground's seeds already fit well is not fitted again from its outline.
-    std::vector<cv::Point2d> taken;
-    for (const Candidate& c : cands)
-      if (c.match.fit < kCentredFit) taken.push_back(c.centre_px);
-    for (const OutlineSeed& o : frame.outline_seeds) {
-      if (o.votes < kMinOutlineVotes) break;
-      bool near = false;
-      for (const cv::Point2d& q : taken) near = near || cv::norm(q - o.centre_px) < 3 * kPpm;
-      if (near) continue;
-      taken.push_back(o.centre_px);
-      Candidate c = Fit(model, scene, o.centre_px, cv::Mat(), kOutlineSpreadMm);
-      c.outline_votes = o.votes;
-      cands.push_back(std::move(c));
-    }
+  // Seeds from the foreground, then from the outlines where the foreground gave none (a token that hardly changes
+  // the colour: grey on grey ground). A seed within kSameTokenMm of a candidate that already fits well is that
+  // token again and is not fitted.
+  std::vector<cv::Point2d> well;
+  auto known = [&](cv::Point2d p) {
+    return std::any_of(well.begin(), well.end(), [&](const cv::Point2d& q) { return cv::norm(q - p) < kSameTokenMm * kPpm; });
+  };
+  auto fit = [&](cv::Point2d seed, float votes) {
+    if (known(seed)) return;
+    Candidate c = Fit(model, scene, seed, cv::Mat(), kOutlineSpreadMm);
+    c.outline_votes = votes;
+    if (c.match.fit < kCentredFit) well.push_back(c.centre_px);
+    cands.push_back(std::move(c));
+  };
+  for (const cv::Point& p : Seeds(fg.mask, kSeedDepthMm, kSeedSpacingMm)) fit(cv::Point2d(p), 0);
+  for (const OutlineSeed& o : frame.outline_seeds) {
+    if (o.votes < kMinOutlineVotes) break;
+    fit(o.centre_px, o.votes);
   }
   std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.match.error < b.match.error; });
   for (Candidate& c : cands) {
     bool duplicate = false;
-    for (const Instance& i : out) duplicate = duplicate || cv::norm(cv::Point2d((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm) - i.centre_mm) < 3.0;
+    // A candidate on a token already taken is that token (consider() would refuse it after naming it again).
+    for (const Instance& i : out) duplicate = duplicate || cv::norm(cv::Point2d((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm) - i.centre_mm) < 6.0;
     if (duplicate) continue;
     // Named again only when a taken token now hides some of its samples.
     std::vector<uint8_t> hidden;
