@@ -1,54 +1,17 @@
 #include "app/core/camera_demo.h"
 
-#include <filesystem>
-#include <fstream>
 #include <unistd.h>
+#include <filesystem>
 
 #include "app/core/setup.h"
+#include "app/core/truth_players.h"
+#include "datasets/eval.h"
 #include "datasets/game_frames.h"
 #include "engine/observed.h"
 #include "vision/observation.h"
 
 namespace swref::core {
 namespace fs = std::filesystem;
-namespace {
-
-// The frames' truth (truth.jsonl), by frame index.
-std::vector<vision::Observation> ReadTruth(const fs::path& file) {
-  std::vector<vision::Observation> out;
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line)) {
-    auto o = vision::ParseObservation(nlohmann::json::parse(line, nullptr, false), file.string());
-    if (o) out.push_back(std::move(*o));
-  }
-  return out;
-}
-
-// What the players say when the referee asks: the true reading of every region the referee reads wrong, in one
-// correction ({} when it reads every region right).
-nlohmann::json Corrections(const engine::ObservedBoard& seen, const engine::ObservedBoard& real) {
-  nlohmann::json list = nlohmann::json::array();
-  for (int id = 0; id < real.size() && id < seen.size(); ++id) {
-    const engine::ObservedRegion& r = real.regions[id];
-    const engine::ObservedRegion& v = seen.regions[id];
-    const bool same = v.race == r.race && v.decline == r.decline && v.tokens == r.tokens && v.lost_tribe == r.lost_tribe && v.mountain == r.mountain &&
-                      v.troll_lair == r.troll_lair && v.fortress == r.fortress && v.encampments == r.encampments && v.hole == r.hole && v.hero == r.hero &&
-                      v.dragon == r.dragon;
-    if (same && v.tokens_certain) continue;
-    nlohmann::json pieces = {{"mountain", r.mountain}, {"troll_lair", r.troll_lair}, {"fortress", r.fortress}, {"encampment", r.encampments},
-                             {"hole", r.hole},         {"hero", r.hero},             {"dragon", r.dragon}};
-    list.push_back({{"region", id},
-                    {"race", r.race ? nlohmann::json(engine::Info(*r.race).id) : nlohmann::json(nullptr)},
-                    {"decline", r.decline},
-                    {"tokens", r.tokens},
-                    {"lost_tribe", r.lost_tribe},
-                    {"pieces", pieces}});
-  }
-  return list;
-}
-
-}  // namespace
 
 engine::Result<CameraDemoReport> RunCameraDemo(const CameraDemoOptions& options, const DemoProgress& progress) {
   auto script = RunDemo(options.seed);
@@ -113,51 +76,31 @@ engine::Result<CameraDemoReport> RefereeScript(const DemoReport& scripted, const
   if (!source) return R::Error(source.error());
   auto events = ReadEventsFile((work / "table" / "events.jsonl").string());
   if (!events) return R::Error(events.error());
-  const std::vector<vision::Observation> truth = ReadTruth(work / "table" / "truth.jsonl");
+  auto truth = datasets::ReadObservations((work / "table" / "truth.jsonl").string());
+  if (!truth) return R::Error(truth.error());
   RefereeSession& s = **session;
-  int64_t last_frame = -1;
-  bool asked = false;
   std::function<void(const Notice&)> on_notice = [&](const Notice& n) {
     if (options.on_notice) options.on_notice(n);
-    if (n.frame >= 0) last_frame = n.frame;
     if (n.kind == NoticeKind::kCoins) {
       const nlohmann::json& c = n.data["coins"];
       report.turns.push_back({n.data.value("round", 0), n.data.value("player", ""), "",
                               engine::CoinBreakdown{c.value("regions", 0), c.value("race", 0), c.value("power", 0)}, n.data.value("after", 0)});
     }
     if (n.kind == NoticeKind::kFlag) {
-      report.flags.push_back({static_cast<int>(s.journal().actions().size()), s.game().round(), n.data.value("player", ""), n.data.value("region", -1),
-                              n.data.value("code", ""), n.data.value("why", "")});
+      report.flags.push_back({static_cast<int>(s.journal().actions().size()), s.game().round(), n.data.value("player", ""),
+                              n.data.value("region", -1), n.data.value("code", ""), n.data.value("why", "")});
     }
-    if (n.kind == NoticeKind::kQuestion) asked = true;
   };
-  // The players answer a question by looking at the board: they correct what the referee reads wrong (a new
-  // question after their correction is answered the same way, at most a few times a frame; a question they cannot
-  // settle by a correction stays open, as it would at a real table).
-  std::function<void(const Notice&)> on_frame_notice = [&](const Notice& n) {
-    on_notice(n);
-    if (!asked) return;
-    for (int round = 0; round < 3 && asked && s.open_question() >= 0 && s.last_seen(); ++round) {
-      asked = false;
-      if (last_frame < 0 || last_frame >= static_cast<int64_t>(truth.size())) break;
-      const nlohmann::json list = Corrections(*s.last_seen(), ToObserved(truth[last_frame]));
-      if (list.empty()) break;
-      TableEvent e;
-      e.after_frame = last_frame;
-      e.type = EventType::kCorrect;
-      e.body = {{"do", "correct"}, {"regions", list}};
-      e.corrections.assign(list.begin(), list.end());
-      report.answered += static_cast<int>(list.size());
-      ++report.questions;
-      for (const Notice& m : s.OnEvent(e)) on_notice(m);
-    }
-    asked = false;
-  };
+  // The players answer a question by looking at the board (truth_players.h).
+  TruthPlayers players(s, std::move(*truth));
+  auto on_frame_notice = [&](const Notice& n) { players.OnNotice(n, on_notice); };
   auto run = RunReferee(s, **source, *events, on_frame_notice, [&](int64_t d, int64_t t) {
     if (progress) progress("referee", d, t);
   });
   if (!run) return R::Error(run.error());
   report.run = *run;
+  report.questions = players.questions();
+  report.answered = players.corrected();
 
   // 4. The refereed game, against the script.
   const engine::Game& g = s.game();

@@ -1,7 +1,9 @@
 #include "app/core/referee_session.h"
 
+#include <algorithm>
 #include <filesystem>
 
+#include "app/core/resume_point.h"
 #include "engine/components.h"
 
 namespace swref::core {
@@ -82,9 +84,36 @@ engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const Refe
   auto observer = vision::Observer::Load(options.setup);
   if (!observer) return R::Error(observer.error());
   std::optional<Journal> journal;
+  std::optional<ResumePoint> point;
+  std::string note;
   if (options.resume) {
     auto opened = Journal::Open(options.record, options.journal);
     if (!opened) return R::Error(opened.error());
+    if (opened->closed()) {
+      note = options.record + ": the game is closed (its end entry is written); there is nothing to resume";
+    } else if (options.rejudge) {
+      // The state of the last resume point, and the entries after it expected again; without a usable point,
+      // every frame from the first is judged again.
+      const fs::path file = ResumePointPath(options.record);
+      RemoveStaleTemporaries(file);  // a write of the point cut short (the record's own are removed by the journal)
+      auto read = fs::exists(file) ? ReadResumePoint(file)
+                                   : engine::Result<ResumePoint>::Error(file.string() + ": none (a crash before the first was written)");
+      auto rejudged = read ? Journal::OpenToRejudge(options.record, read->entries, read->hash, options.journal)
+                           : engine::Result<Journal>::Error(read.error());
+      if (rejudged) {
+        point = std::move(*read);
+        note = "resuming from frame " + std::to_string(point->next_frame) + " (the resume point after journal entry " +
+               std::to_string(point->entries - 1) + "); the record has " + std::to_string(opened->size()) + " entries";
+      } else {
+        rejudged = Journal::OpenToRejudge(options.record, 1, "", options.journal);
+        if (!rejudged) return R::Error(rejudged.error());
+        note = "re-judging every frame from the first (no usable resume point: " + (read ? rejudged.error() : read.error()) +
+               "); the record has " + std::to_string(opened->size()) + " entries";
+      }
+      opened = std::move(rejudged);
+    } else {
+      note = "continuing after journal entry " + std::to_string(opened->size() - 1) + " with a fresh view of the table";
+    }
     journal.emplace(std::move(*opened));
   } else {
     std::error_code ec;
@@ -99,10 +128,33 @@ engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const Refe
     journal.emplace(std::move(*created));
   }
   if (observer->map().key != journal->game().map().key || observer->map().size() != journal->game().map().size()) {
-    return R::Error(options.setup + ": set up for map " + observer->map().key + ", but the game is played on map " + journal->game().map().key);
+    return R::Error(options.setup + ": set up for map " + observer->map().key + ", but the game is played on map " +
+                    journal->game().map().key);
   }
-  std::unique_ptr<RefereeSession> s(new RefereeSession(options, std::move(*journal), std::make_unique<vision::Observer>(std::move(*observer))));
+  std::unique_ptr<RefereeSession> s(
+      new RefereeSession(options, std::move(*journal), std::make_unique<vision::Observer>(std::move(*observer))));
+  s->resume_note_ = note;
+  if (point) {
+    s->resume_at_.next_frame = point->next_frame;
+    s->resume_at_.events = point->events;
+    s->resume_state_ = std::move(point->session);
+    for (const char* key : {"still_frame", "pose_frame"}) {
+      const auto it = s->resume_state_.find(key);
+      if (it != s->resume_state_.end() && it->is_number_integer() && it->get<int64_t>() >= 0 && it->get<int64_t>() < point->next_frame)
+        s->resume_at_.frames.push_back(it->get<int64_t>());
+    }
+    std::sort(s->resume_at_.frames.begin(), s->resume_at_.frames.end());
+    s->resume_at_.frames.erase(std::unique(s->resume_at_.frames.begin(), s->resume_at_.frames.end()), s->resume_at_.frames.end());
+  }
   return s;
+}
+
+std::string RefereeSession::Restore(const std::map<int64_t, cv::Mat>& frames) {
+  if (resume_state_.is_null()) return "";
+  const std::string where = fs::path(ResumePointPath(options_.record)).filename().string() + ".session";
+  std::string error = RestoreState(resume_state_, frames, where);
+  resume_state_ = nullptr;
+  return error;
 }
 
 RefereeSession::RefereeSession(RefereeOptions options, Journal journal, std::unique_ptr<vision::Observer> observer)
@@ -120,6 +172,15 @@ engine::ExplainContext RefereeSession::Context(bool turn_ending) const {
   return ctx;
 }
 
+const std::string& RefereeSession::Failure() const { return journal_.failure().empty() ? point_failure_ : journal_.failure(); }
+
+void RefereeSession::MarkReplayed(bool replaying, std::vector<Notice>* out) const {
+  for (Notice& n : *out) {
+    if (n.seq >= 0) replaying = n.seq < journal_.recorded();
+    n.replayed = replaying;
+  }
+}
+
 bool RefereeSession::Written(const std::string& error, std::vector<Notice>* out) {
   if (error.empty()) return true;
   Notice n;
@@ -131,42 +192,67 @@ bool RefereeSession::Written(const std::string& error, std::vector<Notice>* out)
 
 std::vector<Notice> RefereeSession::OnFrame(const Frame& frame) {
   std::vector<Notice> out;
+  const bool replaying = journal_.replaying();
+  Take(frame, &out);
+  MarkReplayed(replaying, &out);
+  return out;
+}
+
+void RefereeSession::Take(const Frame& frame, std::vector<Notice>* notices) {
+  std::vector<Notice>& out = *notices;
+  if (!Failure().empty()) return void(Written(Failure(), &out));
+  if (frame.index <= last_frame_) {
+    out.push_back({NoticeKind::kVision, frame.index,
+                   "frame " + frame.name + " ignored: its index " + std::to_string(frame.index) + " is not after the last frame's, " +
+                       std::to_string(last_frame_) + " (a duplicate, or late and out of order)"});
+    return;
+  }
+  last_frame_ = frame.index;
   ++frames_seen_;
-  if (!journal_.failure().empty()) return Written(journal_.failure(), &out), out;
   if (frame.image.empty()) {
     out.push_back({NoticeKind::kVision, frame.index, "frame " + frame.name + ": " + frame.problem});
-    return out;
+    return;
   }
   frame_time_ = Clock::now();
   still_state_ = still_.Update(frame.image);
-  if (!still_.just_stable()) return out;
+  still_frame_ = frame.index;
+  if (!still_.just_stable()) return;
   // 1-4. The still scene, observed.
   ++frames_observed_;
+  observed_frame_ = frame.index;
+  const int registrations = observer_->registrations();
   last_observation_ = observer_->Observe(frame.image, frame.name);
+  if (observer_->registrations() != registrations) pose_frame_ = frame.index;
+  if (!observer_->holds_pose()) pose_frame_ = -1;
   if (last_observation_.status != vision::Status::kOk) {
-    out.push_back({NoticeKind::kVision, frame.index, frame.name + ": " + std::string(vision::ToString(last_observation_.status)) + " (" + observer_->last_reason() + ")"});
-    if (last_observation_.status == vision::Status::kMotion) still_.Reset();  // look again once it is still
-    return out;
+    out.push_back({NoticeKind::kVision, frame.index,
+                   frame.name + ": " + std::string(vision::ToString(last_observation_.status)) + " (" + observer_->last_reason() + ")"});
+    if (last_observation_.status == vision::Status::kMotion) still_.Reset(), still_frame_ = -1;  // look again once it is still
+    return;
   }
-  engine::ObservedBoard seen = ToObserved(last_observation_);
+  // The record keeps the observation's digest: what was read, not how long it took (re-judging gives the same).
+  nlohmann::json digest = vision::ToJson(last_observation_);
+  digest.erase("ms");
+  last_sha_ = ObservationSha256(digest);
+  last_raw_ = ToObserved(last_observation_);
+  engine::ObservedBoard seen = last_raw_;
   // A region the players corrected keeps their reading while the camera still reads it as it did then.
   for (auto it = corrections_.begin(); it != corrections_.end();) {
     const bool same = it->first < seen.size() && seen.regions[it->first] == it->second.raw;
     if (same) seen.regions[it->first] = it->second.corrected;
     it = same ? std::next(it) : corrections_.erase(it);
   }
-  if (last_seen_ && Changed(*last_seen_, seen).empty()) return out;  // read the same as before: judged already
+  if (last_seen_ && Changed(*last_seen_, seen).empty()) return;  // read the same as before: judged already
   last_seen_ = seen;
   Judge(seen, frame.index, frame.name, false, &out);
   ApplyDeferred(&out);
-  return out;
 }
 
 void RefereeSession::CommitObservation(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, std::vector<Notice>* out) {
   ObservationDigest d;
   d.image = image;
   d.frame = frame;
-  d.sha256 = ObservationSha256(vision::ToJson(last_observation_));
+  d.sha256 = last_sha_;
   d.changed = Changed(committed_seen_, seen);
   Written(journal_.AppendObservation(d).ok() ? "" : journal_.failure().empty() ? "observation entry refused" : journal_.failure(), out);
   committed_seen_ = seen;
@@ -297,8 +383,15 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
 }
 
 std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
+  const bool replaying = journal_.replaying();
+  std::vector<Notice> out = Tell(event);
+  MarkReplayed(replaying, &out);
+  return out;
+}
+
+std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
   std::vector<Notice> out;
-  if (!journal_.failure().empty()) return Written(journal_.failure(), &out), out;
+  if (!Failure().empty()) return Written(Failure(), &out), out;
   auto refuse = [&](const std::string& why) {
     // Names the event refused: "Ann's end_turn (after frame 30) refused: ..."
     const std::string who = event.player.empty() ? "" : event.player + "'s ";
@@ -380,8 +473,7 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
         auto r = engine::CorrectRegion(corrected.regions[region], fields, "region " + std::to_string(region));
         if (!r) return refuse("correction refused: " + r.error()), out;
         corrected.regions[region] = *r;
-        const engine::ObservedBoard raw = ToObserved(last_observation_);
-        if (region < raw.size()) corrections_[region] = {raw.regions[region], *r};
+        if (region < last_raw_.size()) corrections_[region] = {last_raw_.regions[region], *r};
         regions += (regions.empty() ? "" : ", ") + std::to_string(region);
       }
       last_seen_ = corrected;
@@ -411,21 +503,31 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
 }
 
 void RefereeSession::ApplyDeferred(std::vector<Notice>* out) {
-  while (!deferred_.empty() && open_flag_ < 0 && open_question_ < 0 && journal_.failure().empty()) {
+  while (!deferred_.empty() && open_flag_ < 0 && open_question_ < 0 && Failure().empty()) {
     const TableEvent event = deferred_.front();
     deferred_.pop_front();
-    for (Notice& n : OnEvent(event)) out->push_back(std::move(n));
+    for (Notice& n : Tell(event)) out->push_back(std::move(n));
   }
 }
 
 std::vector<Notice> RefereeSession::Stop(const std::string& note) {
   std::vector<Notice> out;
   if (journal_.closed()) return out;
+  const bool replaying = journal_.replaying();
   auto r = journal_.AppendEnd(note);
   if (!r) Written(r.error(), &out);
+  MarkReplayed(replaying, &out);
   return out;
 }
 
-std::string RefereeSession::Retry() { return journal_.Retry(); }
+std::string RefereeSession::Retry() {
+  if (std::string error = journal_.Retry(); !error.empty()) return error;
+  if (point_failure_.empty()) return "";
+  point_failure_.clear();
+  std::vector<Notice> ignored;
+  saved_entries_ = -1;  // written again at once
+  WritePoint(saved_next_frame_, saved_events_, &ignored);
+  return point_failure_;
+}
 
 }  // namespace swref::core
