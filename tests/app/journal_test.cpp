@@ -397,6 +397,13 @@ TEST(Journal, EnforcesItsLimits) {
   v = VerifyRecordFile(dir / "g.json", tight);
   ASSERT_FALSE(v.ok());
   EXPECT_NE(v.error().find("bytes, more than the limit of 100 bytes"), std::string::npos) << v.error();
+  // A record nested a million deep (2 MB): refused before it is parsed (hashing or printing it would recurse).
+  std::ofstream(dir / "deep.json") << R"({"format": "smallworld-record/1", "journal": [{"data": )" << std::string(1000000, '[')
+                                   << std::string(1000000, ']') << "}]}";
+  for (const std::string& error : {VerifyRecordFile(dir / "deep.json").error(), Journal::Open(dir / "deep.json").error()})
+    EXPECT_EQ(error, (dir / "deep.json").string() + ": JSON nested deeper than 64 levels");
+  // The journal's size limit is the record parser's: a record the referee writes, `swref play` reads.
+  EXPECT_EQ(JournalLimits{}.max_record_bytes, engine::kMaxRecordFileBytes);
   // Writing: an entry too large, a record too large.
   JournalOptions small;
   small.limits.max_entry_bytes = 400;
