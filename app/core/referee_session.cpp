@@ -38,6 +38,17 @@ std::string RegionList(const std::vector<int>& regions) {
   return s;
 }
 
+// What a resume point's state must fit: the map, the players, the journal it resumes.
+StateContext FitFor(const Journal& journal, int regions) {
+  StateContext c;
+  c.regions = regions;
+  c.players = journal.players();
+  c.solo = journal.game().solo() != nullptr;
+  for (int k = 0; k < journal.size(); ++k) c.kinds.push_back(journal.kind(k));
+  c.scores = journal.game().scores().size();
+  return c;
+}
+
 }  // namespace
 
 const char* ToString(NoticeKind kind) {
@@ -85,6 +96,7 @@ engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const Refe
   if (!observer) return R::Error(observer.error());
   std::optional<Journal> journal;
   std::optional<ResumePoint> point;
+  std::optional<SessionState> restored;
   std::string note;
   if (options.resume) {
     auto opened = Journal::Open(options.record, options.journal);
@@ -100,15 +112,25 @@ engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const Refe
                                    : engine::Result<ResumePoint>::Error(file.string() + ": none (a crash before the first was written)");
       auto rejudged = read ? Journal::OpenToRejudge(options.record, read->entries, read->hash, options.journal)
                            : engine::Result<Journal>::Error(read.error());
+      std::optional<SessionState> state;
+      std::string why = read ? rejudged.error() : read.error();
       if (rejudged) {
+        auto parsed = ParseSessionState(read->session, FitFor(*rejudged, observer->map().size()), file.filename().string() + ".session");
+        if (parsed)
+          state = std::move(*parsed);
+        else
+          why = parsed.error();
+      }
+      if (state) {
         point = std::move(*read);
+        restored = std::move(state);
         note = "resuming from frame " + std::to_string(point->next_frame) + " (the resume point after journal entry " +
                std::to_string(point->entries - 1) + "); the record has " + std::to_string(opened->size()) + " entries";
       } else {
         rejudged = Journal::OpenToRejudge(options.record, 1, "", options.journal);
         if (!rejudged) return R::Error(rejudged.error());
-        note = "re-judging every frame from the first (no usable resume point: " + (read ? rejudged.error() : read.error()) +
-               "); the record has " + std::to_string(opened->size()) + " entries";
+        note = "re-judging every frame from the first (no usable resume point: " + why + "); the record has " +
+               std::to_string(opened->size()) + " entries";
       }
       opened = std::move(rejudged);
     } else {
@@ -137,24 +159,90 @@ engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const Refe
   if (point) {
     s->resume_at_.next_frame = point->next_frame;
     s->resume_at_.events = point->events;
-    s->resume_state_ = std::move(point->session);
-    for (const char* key : {"still_frame", "pose_frame"}) {
-      const auto it = s->resume_state_.find(key);
-      if (it != s->resume_state_.end() && it->is_number_integer() && it->get<int64_t>() >= 0 && it->get<int64_t>() < point->next_frame)
-        s->resume_at_.frames.push_back(it->get<int64_t>());
-    }
+    for (int64_t f : {restored->still_frame, restored->pose_frame})
+      if (f >= 0 && f < point->next_frame) s->resume_at_.frames.push_back(f);
     std::sort(s->resume_at_.frames.begin(), s->resume_at_.frames.end());
     s->resume_at_.frames.erase(std::unique(s->resume_at_.frames.begin(), s->resume_at_.frames.end()), s->resume_at_.frames.end());
+    s->resume_state_ = std::move(restored);
   }
   return s;
 }
 
 std::string RefereeSession::Restore(const std::map<int64_t, cv::Mat>& frames) {
-  if (resume_state_.is_null()) return "";
-  const std::string where = fs::path(ResumePointPath(options_.record)).filename().string() + ".session";
-  std::string error = RestoreState(resume_state_, frames, where);
-  resume_state_ = nullptr;
-  return error;
+  if (!resume_state_) return "";
+  SessionState st = std::move(*resume_state_);
+  resume_state_.reset();
+  auto frame_at = [&](int64_t index) -> const cv::Mat* {
+    const auto it = frames.find(index);
+    return it == frames.end() || it->second.empty() ? nullptr : &it->second;
+  };
+  const std::string where = ResumePointPath(options_.record).filename().string();
+  for (int64_t f : {st.still_frame, st.pose_frame})
+    if (f >= 0 && !frame_at(f))
+      return where + ": frame " + std::to_string(f) + " could not be read again (resume with the frames the game was refereed from)";
+  if (st.pose_frame >= 0) {
+    if (std::string why = observer_->RestorePose(st.pose, *frame_at(st.pose_frame)); !why.empty())
+      return where + ": frame " + std::to_string(st.pose_frame) + ": " + why;
+  }
+  still_.Restore(st.still, st.still_frame >= 0 ? *frame_at(st.still_frame) : cv::Mat());
+  still_state_ = static_cast<vision::StillWindow::State>(st.still_state);
+  last_frame_ = st.last_frame, frames_seen_ = st.frames_seen, frames_observed_ = st.frames_observed, coins_told_ = st.coins_told;
+  observed_frame_ = st.observed_frame, still_frame_ = st.still_frame, pose_frame_ = st.pose_frame;
+  last_raw_ = std::move(st.last_raw), last_sha_ = std::move(st.last_sha), last_seen_ = std::move(st.last_seen);
+  committed_seen_ = std::move(st.committed_seen), corrections_ = std::move(st.corrections);
+  die_ = st.die, open_flag_ = st.open_flag, open_question_ = st.open_question, flag_region_ = st.flag_region,
+  open_text_ = std::move(st.open_text);
+  deferred_.assign(st.deferred.begin(), st.deferred.end());
+  question_options_ = std::move(st.options);
+  return "";
+}
+
+SessionState RefereeSession::SaveState() const {
+  SessionState st;
+  st.last_frame = last_frame_, st.frames_seen = frames_seen_, st.frames_observed = frames_observed_, st.coins_told = coins_told_;
+  st.still = still_.saved();
+  st.still_state = static_cast<int>(still_state_);
+  st.observed_frame = observed_frame_, st.still_frame = still_frame_, st.pose_frame = pose_frame_;
+  if (pose_frame_ >= 0) st.pose = observer_->last_pose();
+  st.last_raw = last_raw_, st.last_sha = last_sha_, st.last_seen = last_seen_, st.committed_seen = committed_seen_,
+  st.corrections = corrections_;
+  st.die = die_, st.open_flag = open_flag_, st.open_question = open_question_, st.flag_region = flag_region_, st.open_text = open_text_;
+  st.deferred.assign(deferred_.begin(), deferred_.end());
+  st.options = question_options_;
+  return st;
+}
+
+std::vector<Notice> RefereeSession::SaveResumePoint(int64_t next_frame, int64_t events) {
+  std::vector<Notice> out;
+  if (!Failure().empty()) return out;
+  WritePoint(next_frame, events, &out);
+  return out;
+}
+
+void RefereeSession::WritePoint(int64_t next_frame, int64_t events, std::vector<Notice>* out) {
+  const fs::path file = ResumePointPath(options_.record);
+  if (journal_.closed()) {  // nothing to resume
+    std::error_code ec;
+    fs::remove(file, ec);
+    return;
+  }
+  if (journal_.size() == saved_entries_ && frames_observed_ == saved_observed_ && events == saved_events_) return;
+  ResumePoint point;
+  point.entries = journal_.size();
+  point.hash = journal_.head_hash();
+  point.next_frame = next_frame;
+  point.events = events;
+  point.session = ToJson(SaveState(), players());
+  const WriteOutcome written = WriteResumePoint(file, point, options_.journal.write);
+  if (!written.ok()) {
+    point_failure_ = written.error + " (the resume point)";
+    Written(point_failure_, out);
+    return;
+  }
+  saved_entries_ = journal_.size();
+  saved_observed_ = frames_observed_;
+  saved_events_ = events;
+  saved_next_frame_ = next_frame;
 }
 
 RefereeSession::RefereeSession(RefereeOptions options, Journal journal, std::unique_ptr<vision::Observer> observer)

@@ -38,6 +38,7 @@
 
 #include "app/core/frame_source.h"
 #include "app/core/journal.h"
+#include "app/core/referee_state.h"
 #include "app/core/table_events.h"
 #include "engine/explain.h"
 #include "engine/record.h"
@@ -110,9 +111,8 @@ class RefereeSession {
   // After a frame and the events told after it: writes the resume point when something happened since the last
   // one (a frame observed in full, an entry, an event). A write that fails stops the session like the record's.
   std::vector<Notice> SaveResumePoint(int64_t next_frame, int64_t events);
-  // The state a resume point keeps (resume_point.h), and putting it back (the frames it names read again).
-  nlohmann::json SaveState() const;
-  std::string RestoreState(const nlohmann::json& state, const std::map<int64_t, cv::Mat>& frames, const std::string& where);
+  // The state a resume point keeps (referee_state.h).
+  SessionState SaveState() const;
 
   const engine::Game& game() const { return journal_.game(); }
   const Journal& journal() const { return journal_; }
@@ -158,10 +158,7 @@ class RefereeSession {
   std::string last_sha_;                            // ... its digest for the record (ObservationSha256, no timing)
   std::optional<engine::ObservedBoard> last_seen_;  // the last board observed (judged or not)
   engine::ObservedBoard committed_seen_;            // what the board looked like at the last commit
-  struct Correction {
-    engine::ObservedRegion raw, corrected;            // the camera's reading then, the players' reading
-  };
-  std::map<int, Correction> corrections_;             // by region; dropped when the camera reads it differently
+  std::map<int, RegionCorrection> corrections_;     // by region; dropped when the camera reads it differently
 
   int die_ = -1;                                      // a die face told and not yet used
   int open_flag_ = -1, open_question_ = -1;
@@ -179,7 +176,7 @@ class RefereeSession {
 
   // Resuming and resume points.
   ResumeAt resume_at_;
-  nlohmann::json resume_state_;  // the resume point's session state, until Restore()
+  std::optional<SessionState> resume_state_;  // the resume point's session state, until Restore()
   std::string resume_note_;
   std::string point_failure_;  // the resume point could not be written
   int saved_entries_ = -1;     // journal size, frames observed and events at the last point

@@ -1,13 +1,7 @@
-// The referee session's state in a resume point (resume_point.h): what SaveState keeps, how RestoreState checks
-// and puts it back, and when a point is written. Everything that decides a later verdict is kept, so that frames
-// re-judged after a resume give exactly the entries an uninterrupted run gives: the still window's counts, the
-// observer's held pose, the last reading, the committed and corrected boards, the open flag or question with its
-// options, the told die and the actions waiting. Frames are kept by index (the still window's last frame, the frame
-// the pose was found in) and read again on resume.
-#include <cmath>
-#include <filesystem>
+#include "app/core/referee_state.h"
 
-#include "app/core/referee_session.h"
+#include <cmath>
+
 #include "app/core/resume_point.h"
 
 namespace swref::core {
@@ -17,21 +11,12 @@ using nlohmann::json;
 
 constexpr size_t kMaxList = 10000;  // corrections, waiting events, options, actions of an option
 constexpr size_t kMaxText = 64 << 10;
+constexpr int64_t kMaxFrame = int64_t{1} << 40;
 
 json BoardJson(const engine::ObservedBoard& board) { return json(engine::ToJson(board)); }
 json RegionJson(const engine::ObservedRegion& region) { return BoardJson(engine::ObservedBoard{{region}}); }
 
-json PoseJson(const calibration::BoardPose& pose, int64_t frame) {
-  json m = json::array();
-  for (int i = 0; i < 9; ++i) m.push_back(pose.image_from_board.val[i]);
-  return {{"frame", frame},
-          {"mode", static_cast<int>(pose.mode)},
-          {"image_from_board", m},
-          {"residual_px", pose.residual_px},
-          {"markers_found", pose.markers_found}};
-}
-
-// A board of `regions` regions (an observation's), or the error (set on `r`).
+// A board of `regions` regions (an observation's), or nothing with the error set on `r`.
 std::optional<engine::ObservedBoard> ReadBoard(FieldReader& r, const char* key, int regions) {
   const json* v = r.Array(key, 1000);
   if (!v) return std::nullopt;
@@ -40,222 +25,176 @@ std::optional<engine::ObservedBoard> ReadBoard(FieldReader& r, const char* key, 
   return *board;
 }
 
-std::optional<calibration::BoardPose> ReadPose(const json& doc, const std::string& where, int64_t* frame, std::string* error) {
-  FieldReader r(doc, where);
-  calibration::BoardPose pose;
+bool IsNull(const json& doc, const char* key) { return doc.is_object() && doc.contains(key) && doc[key].is_null(); }
+
+void ReadPose(FieldReader& top, SessionState* s) {
+  const json* p = top.Object("pose");
+  if (!p) return;
+  FieldReader r(*p, top.Place("pose"));
+  int64_t frame = -1;
   int mode = 0;
-  r.Int("frame", int64_t{0}, INT64_MAX / 2, frame);
+  r.Int("frame", int64_t{0}, kMaxFrame, &frame);
   r.Int("mode", 0, 2, &mode);
-  pose.mode = static_cast<calibration::Registration>(mode);
+  s->pose.mode = static_cast<calibration::Registration>(mode);
   if (const json* m = r.Array("image_from_board", 9)) {
-    if (m->size() != 9) r.Fail(r.Place("image_from_board") + ": expected 9 numbers");
-    for (size_t i = 0; i < m->size() && r.ok(); ++i) {
-      if (!(*m)[i].is_number() || !std::isfinite((*m)[i].get<double>()))
+    for (size_t i = 0; i < 9 && r.ok(); ++i) {
+      if (m->size() != 9 || !(*m)[i].is_number() || !std::isfinite((*m)[i].get<double>()))
         r.Fail(r.Place("image_from_board") + ": expected 9 finite numbers");
       else
-        pose.image_from_board.val[i] = (*m)[i].get<double>();
+        s->pose.image_from_board.val[i] = (*m)[i].get<double>();
     }
   }
-  if (r.ok() && doc.contains("residual_px") && doc["residual_px"].is_number()) pose.residual_px = doc["residual_px"].get<double>();
+  if (r.ok() && (*p).contains("residual_px") && (*p)["residual_px"].is_number()) s->pose.residual_px = (*p)["residual_px"].get<double>();
   if (const json* found = r.Array("markers_found", 64)) {
     for (const json& id : *found) {
       if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > 1000000)
         r.Fail(r.Place("markers_found") + ": expected marker ids");
       else
-        pose.markers_found.push_back(id.get<int>());
+        s->pose.markers_found.push_back(id.get<int>());
     }
   }
-  *error = r.error;
-  if (!r.ok()) return std::nullopt;
-  return pose;
+  if (r.ok() && frame != s->pose_frame) r.Fail(r.Place("frame") + ": expected the pose_frame, " + std::to_string(s->pose_frame));
+  if (!r.ok()) top.Fail(r.error);
+}
+
+void ReadCorrections(FieldReader& r, int regions, SessionState* s) {
+  const json* list = r.Array("corrections", kMaxList);
+  for (size_t i = 0; list && i < list->size() && r.ok(); ++i) {
+    FieldReader c((*list)[i], r.Place("corrections") + "[" + std::to_string(i) + "]");
+    int region = 0;
+    c.Int("region", 0, regions - 1, &region);
+    auto raw = ReadBoard(c, "raw", 1), corrected = ReadBoard(c, "corrected", 1);
+    if (!c.ok())
+      r.Fail(c.error);
+    else
+      s->corrections[region] = {raw->regions[0], corrected->regions[0]};
+  }
+}
+
+void ReadOptions(FieldReader& r, const StateContext& context, SessionState* s) {
+  const json* list = r.Array("options", kMaxList);
+  for (size_t i = 0; list && i < list->size() && r.ok(); ++i) {
+    FieldReader o((*list)[i], r.Place("options") + "[" + std::to_string(i) + "]");
+    engine::Reading reading;
+    o.Bool("die_used", &reading.die_used);
+    const json* actions = o.Array("actions", kMaxList);
+    for (size_t k = 0; actions && k < actions->size() && o.ok(); ++k) {
+      auto a = engine::ParseAction((*actions)[k], context.players, o.Place("actions") + "[" + std::to_string(k) + "]", context.solo);
+      if (!a)
+        o.Fail(a.error());
+      else
+        reading.actions.push_back({*a, {}});
+    }
+    if (!o.ok())
+      r.Fail(o.error);
+    else
+      s->options.push_back(std::move(reading));
+  }
 }
 
 }  // namespace
 
-json RefereeSession::SaveState() const {
+json ToJson(const SessionState& s, const std::vector<std::string>& players) {
   json corrections = json::array();
-  for (const auto& [region, c] : corrections_)
+  for (const auto& [region, c] : s.corrections)
     corrections.push_back({{"region", region}, {"raw", RegionJson(c.raw)}, {"corrected", RegionJson(c.corrected)}});
   json deferred = json::array();
-  for (const TableEvent& e : deferred_) {
+  for (const TableEvent& e : s.deferred) {
     json told = e.body;
     told["after_frame"] = e.after_frame;
     deferred.push_back(told);
   }
   json options = json::array();
-  for (const engine::Reading& reading : question_options_) {
+  for (const engine::Reading& reading : s.options) {
     json actions = json::array();
-    for (const engine::ExplainedAction& a : reading.actions) actions.push_back(engine::ToJson(a.action, players()));
+    for (const engine::ExplainedAction& a : reading.actions) actions.push_back(engine::ToJson(a.action, players));
     options.push_back({{"actions", actions}, {"die_used", reading.die_used}});
   }
-  const vision::StillWindow::Saved still = still_.saved();
-  return {{"last_frame", last_frame_},
-          {"frames_seen", frames_seen_},
-          {"frames_observed", frames_observed_},
-          {"coins_told", coins_told_},
-          {"still", {{"frames", still.still_frames}, {"stable", still.stable}, {"state", static_cast<int>(still_state_)}}},
-          {"observed_frame", observed_frame_},
-          {"still_frame", still_frame_},
-          {"pose_frame", pose_frame_},
-          {"pose", pose_frame_ >= 0 ? PoseJson(observer_->last_pose(), pose_frame_) : json(nullptr)},
-          {"last_raw", last_raw_.size() > 0 ? BoardJson(last_raw_) : json(nullptr)},
-          {"last_sha", last_sha_},
-          {"last_seen", last_seen_ ? BoardJson(*last_seen_) : json(nullptr)},
-          {"committed_seen", BoardJson(committed_seen_)},
+  json pose = nullptr;
+  if (s.pose_frame >= 0) {
+    json m = json::array();
+    for (int i = 0; i < 9; ++i) m.push_back(s.pose.image_from_board.val[i]);
+    pose = {{"frame", s.pose_frame},
+            {"mode", static_cast<int>(s.pose.mode)},
+            {"image_from_board", m},
+            {"residual_px", s.pose.residual_px},
+            {"markers_found", s.pose.markers_found}};
+  }
+  return {{"last_frame", s.last_frame},
+          {"frames_seen", s.frames_seen},
+          {"frames_observed", s.frames_observed},
+          {"coins_told", s.coins_told},
+          {"still", {{"frames", s.still.still_frames}, {"stable", s.still.stable}, {"state", s.still_state}}},
+          {"observed_frame", s.observed_frame},
+          {"still_frame", s.still_frame},
+          {"pose_frame", s.pose_frame},
+          {"pose", pose},
+          {"last_raw", s.last_raw.size() > 0 ? BoardJson(s.last_raw) : json(nullptr)},
+          {"last_sha", s.last_sha},
+          {"last_seen", s.last_seen ? BoardJson(*s.last_seen) : json(nullptr)},
+          {"committed_seen", BoardJson(s.committed_seen)},
           {"corrections", corrections},
-          {"die", die_},
-          {"open_flag", open_flag_},
-          {"open_question", open_question_},
-          {"flag_region", flag_region_},
-          {"open_text", open_text_},
+          {"die", s.die},
+          {"open_flag", s.open_flag},
+          {"open_question", s.open_question},
+          {"flag_region", s.flag_region},
+          {"open_text", s.open_text},
           {"deferred", deferred},
           {"options", options}};
 }
 
-std::string RefereeSession::RestoreState(const json& state, const std::map<int64_t, cv::Mat>& frames, const std::string& where) {
-  FieldReader r(state, where);
-  auto null = [&](const char* key) { return state.is_object() && state.contains(key) && state[key].is_null(); };
-  const int regions = observer_->map().size();
-  const int entries = journal_.size();
+engine::Result<SessionState> ParseSessionState(const json& doc, const StateContext& context, const std::string& where) {
+  FieldReader r(doc, where);
+  SessionState s;
+  const int regions = context.regions;
+  const int entries = static_cast<int>(context.kinds.size());
   int64_t coins_told = 0;
-  r.Int("last_frame", int64_t{-1}, INT64_MAX / 2, &last_frame_);
-  r.Int("frames_seen", int64_t{0}, INT64_MAX / 2, &frames_seen_);
-  r.Int("frames_observed", int64_t{0}, INT64_MAX / 2, &frames_observed_);
-  r.Int("coins_told", int64_t{0}, static_cast<int64_t>(game().scores().size()), &coins_told);
-  coins_told_ = static_cast<size_t>(coins_told);
-  // The still window, with the frame it compares the next one with.
-  vision::StillWindow::Saved still;
-  int still_state = 0;
-  if (const json* s = r.Object("still")) {
-    FieldReader sr(*s, r.Place("still"));
-    sr.Int("frames", 0, 1 << 30, &still.still_frames);
-    sr.Bool("stable", &still.stable);
-    sr.Int("state", 0, 2, &still_state);
+  r.Int("last_frame", int64_t{-1}, kMaxFrame, &s.last_frame);
+  r.Int("frames_seen", int64_t{0}, kMaxFrame, &s.frames_seen);
+  r.Int("frames_observed", int64_t{0}, kMaxFrame, &s.frames_observed);
+  r.Int("coins_told", int64_t{0}, static_cast<int64_t>(context.scores), &coins_told);
+  s.coins_told = static_cast<size_t>(coins_told);
+  if (const json* still = r.Object("still")) {
+    FieldReader sr(*still, r.Place("still"));
+    sr.Int("frames", 0, 1 << 30, &s.still.still_frames);
+    sr.Bool("stable", &s.still.stable);
+    sr.Int("state", 0, 2, &s.still_state);
     if (!sr.ok()) r.Fail(sr.error);
   }
-  r.Int("observed_frame", int64_t{-1}, last_frame_, &observed_frame_);
-  r.Int("still_frame", int64_t{-1}, last_frame_, &still_frame_);
-  r.Int("pose_frame", int64_t{-1}, last_frame_, &pose_frame_);
-  auto frame_at = [&](int64_t index) -> const cv::Mat* {
-    const auto it = frames.find(index);
-    return it == frames.end() || it->second.empty() ? nullptr : &it->second;
-  };
-  if (r.ok() && still_frame_ >= 0 && !frame_at(still_frame_))
-    r.Fail(r.Place("still_frame") + ": frame " + std::to_string(still_frame_) + " could not be read again");
-  // The observer's pose, found in pose_frame.
-  std::optional<calibration::BoardPose> pose;
-  if (r.ok() && pose_frame_ >= 0) {
-    int64_t frame = -1;
-    std::string error;
-    pose = ReadPose(state.contains("pose") ? state["pose"] : json(nullptr), r.Place("pose"), &frame, &error);
-    // (a null pose reads as "expected an object")
-    if (!pose)
-      r.Fail(error);
-    else if (frame != pose_frame_)
-      r.Fail(r.Place("pose.frame") + ": expected the pose_frame, " + std::to_string(pose_frame_));
-    else if (!frame_at(pose_frame_))
-      r.Fail(r.Place("pose_frame") + ": frame " + std::to_string(pose_frame_) + " could not be read again");
+  // Frames named must have been taken already.
+  r.Int("observed_frame", int64_t{-1}, s.last_frame, &s.observed_frame);
+  r.Int("still_frame", int64_t{-1}, s.last_frame, &s.still_frame);
+  r.Int("pose_frame", int64_t{-1}, s.last_frame, &s.pose_frame);
+  if (r.ok() && s.pose_frame >= 0) ReadPose(r, &s);
+  if (!IsNull(doc, "last_raw")) {
+    if (auto b = ReadBoard(r, "last_raw", regions)) s.last_raw = *b;
   }
-  // The boards and the reading.
-  if (!null("last_raw")) {
-    if (auto b = ReadBoard(r, "last_raw", regions)) last_raw_ = *b;
+  if (r.String("last_sha", 64, &s.last_sha) && !s.last_sha.empty() && !IsSha256Hex(s.last_sha))
+    r.Fail(r.Place("last_sha") + ": expected a SHA-256 (64 hex digits)");
+  if (!IsNull(doc, "last_seen")) s.last_seen = ReadBoard(r, "last_seen", regions);
+  if (auto b = ReadBoard(r, "committed_seen", regions)) s.committed_seen = *b;
+  ReadCorrections(r, regions, &s);
+  // What is open: a flag and a question are journal entries of their kind.
+  r.Int("die", -1, 3, &s.die);
+  r.Int("open_flag", -1, entries - 1, &s.open_flag);
+  r.Int("open_question", -1, entries - 1, &s.open_question);
+  r.Int("flag_region", -1, regions - 1, &s.flag_region);
+  r.String("open_text", kMaxText, &s.open_text);
+  if (r.ok() && s.open_flag >= 0 && context.kinds[s.open_flag] != EntryKind::kFlag)
+    r.Fail(r.Place("open_flag") + ": entry " + std::to_string(s.open_flag) + " is no flag");
+  if (r.ok() && s.open_question >= 0 && context.kinds[s.open_question] != EntryKind::kQuestion)
+    r.Fail(r.Place("open_question") + ": entry " + std::to_string(s.open_question) + " is no question");
+  const json* deferred = r.Array("deferred", kMaxList);
+  for (size_t i = 0; deferred && i < deferred->size() && r.ok(); ++i) {
+    auto e = ParseTableEvent((*deferred)[i], r.Place("deferred") + "[" + std::to_string(i) + "]");
+    if (!e)
+      r.Fail(e.error());
+    else
+      s.deferred.push_back(std::move(*e));
   }
-  r.String("last_sha", 64, &last_sha_);
-  if (r.ok() && !last_sha_.empty() && !IsSha256Hex(last_sha_)) r.Fail(r.Place("last_sha") + ": expected a SHA-256 (64 hex digits)");
-  if (!null("last_seen")) last_seen_ = ReadBoard(r, "last_seen", regions);
-  if (auto b = ReadBoard(r, "committed_seen", regions)) committed_seen_ = *b;
-  if (const json* list = r.Array("corrections", kMaxList)) {
-    for (size_t i = 0; i < list->size() && r.ok(); ++i) {
-      FieldReader c((*list)[i], r.Place("corrections") + "[" + std::to_string(i) + "]");
-      int region = 0;
-      c.Int("region", 0, regions - 1, &region);
-      auto raw = ReadBoard(c, "raw", 1), corrected = ReadBoard(c, "corrected", 1);
-      if (!c.ok())
-        r.Fail(c.error);
-      else
-        corrections_[region] = {raw->regions[0], corrected->regions[0]};
-    }
-  }
-  // What is open: flags and questions are journal entries of their kind.
-  r.Int("die", -1, 3, &die_);
-  r.Int("open_flag", -1, entries - 1, &open_flag_);
-  r.Int("open_question", -1, entries - 1, &open_question_);
-  r.Int("flag_region", -1, regions - 1, &flag_region_);
-  r.String("open_text", kMaxText, &open_text_);
-  if (r.ok() && open_flag_ >= 0 && journal_.kind(open_flag_) != EntryKind::kFlag)
-    r.Fail(r.Place("open_flag") + ": entry " + std::to_string(open_flag_) + " is no flag");
-  if (r.ok() && open_question_ >= 0 && journal_.kind(open_question_) != EntryKind::kQuestion)
-    r.Fail(r.Place("open_question") + ": entry " + std::to_string(open_question_) + " is no question");
-  if (const json* list = r.Array("deferred", kMaxList)) {
-    for (size_t i = 0; i < list->size() && r.ok(); ++i) {
-      auto e = ParseTableEvent((*list)[i], r.Place("deferred") + "[" + std::to_string(i) + "]");
-      if (!e)
-        r.Fail(e.error());
-      else
-        deferred_.push_back(std::move(*e));
-    }
-  }
-  if (const json* list = r.Array("options", kMaxList)) {
-    for (size_t i = 0; i < list->size() && r.ok(); ++i) {
-      FieldReader o((*list)[i], r.Place("options") + "[" + std::to_string(i) + "]");
-      engine::Reading reading;
-      o.Bool("die_used", &reading.die_used);
-      if (const json* actions = o.Array("actions", kMaxList)) {
-        for (size_t k = 0; k < actions->size() && o.ok(); ++k) {
-          auto a =
-              engine::ParseAction((*actions)[k], players(), o.Place("actions") + "[" + std::to_string(k) + "]", game().solo() != nullptr);
-          if (!a)
-            o.Fail(a.error());
-          else
-            reading.actions.push_back({*a, {}});
-        }
-      }
-      if (!o.ok())
-        r.Fail(o.error);
-      else
-        question_options_.push_back(std::move(reading));
-    }
-  }
-  if (!r.ok()) return r.error;
-  still_.Restore(still, still_frame_ >= 0 ? *frame_at(still_frame_) : cv::Mat());
-  still_state_ = static_cast<vision::StillWindow::State>(still_state);
-  if (pose) {
-    if (std::string why = observer_->RestorePose(*pose, *frame_at(pose_frame_)); !why.empty()) return r.Place("pose_frame") + ": " + why;
-  }
-  return "";
-}
-
-std::vector<Notice> RefereeSession::SaveResumePoint(int64_t next_frame, int64_t events) {
-  std::vector<Notice> out;
-  if (!Failure().empty()) return out;
-  WritePoint(next_frame, events, &out);
-  return out;
-}
-
-void RefereeSession::WritePoint(int64_t next_frame, int64_t events, std::vector<Notice>* out) {
-  const std::filesystem::path file = ResumePointPath(options_.record);
-  if (journal_.closed()) {  // nothing to resume
-    std::error_code ec;
-    std::filesystem::remove(file, ec);
-    return;
-  }
-  if (journal_.size() == saved_entries_ && frames_observed_ == saved_observed_ && events == saved_events_) return;
-  ResumePoint point;
-  point.entries = journal_.size();
-  point.hash = journal_.head_hash();
-  point.next_frame = next_frame;
-  point.events = events;
-  point.session = SaveState();
-  const WriteOutcome written = WriteResumePoint(file, point, options_.journal.write);
-  if (!written.ok()) {
-    point_failure_ = written.error + " (the resume point)";
-    Written(point_failure_, out);
-    return;
-  }
-  saved_entries_ = journal_.size();
-  saved_observed_ = frames_observed_;
-  saved_events_ = events;
-  saved_next_frame_ = next_frame;
+  ReadOptions(r, context, &s);
+  if (!r.ok()) return engine::Result<SessionState>::Error(r.error);
+  return s;
 }
 
 }  // namespace swref::core

@@ -163,6 +163,7 @@ TEST_F(RefereeSessionTest, AResumeAfterACrashAtAnyWriteGivesTheUninterruptedReco
   const std::string frames = FirstFrames(40);
   const std::vector<TableEvent> events = Events();
   int writes = 0, crash_at = -1;
+  std::string note;
   auto run = [&](RefereeOptions o) {
     o.journal.clock = [] { return std::string("2025-01-01T00:00:00.000Z"); };
     o.journal.write = [&](const fs::path& path, std::string_view content) {
@@ -173,7 +174,8 @@ TEST_F(RefereeSessionTest, AResumeAfterACrashAtAnyWriteGivesTheUninterruptedReco
       return testing::FastReplace(path, content);
     };
     auto s = RefereeSession::Start(o, script_->record);
-    EXPECT_TRUE(s) << s.error();
+    ASSERT_TRUE(s) << s.error();
+    note = (*s)->resume_note();
     auto source = OpenImageFolder(frames);
     EXPECT_TRUE(source) << source.error();
     auto summary = RunReferee(**s, **source, events, nullptr);
@@ -192,7 +194,19 @@ TEST_F(RefereeSessionTest, AResumeAfterACrashAtAnyWriteGivesTheUninterruptedReco
     EXPECT_THROW(run(o), Crash);
     crash_at = -1;
     o.resume = o.rejudge = true;
+    const bool spoil = at == total / 2;  // a resume point that does not fit the game: every frame judged again
+    if (spoil) {
+      auto point = nlohmann::json::parse(ReadAll(ResumePointPath(o.record)));
+      point["session"]["die"] = 9;
+      std::ofstream(ResumePointPath(o.record)) << point.dump();
+    }
     run(o);
+    if (spoil) EXPECT_NE(note.find("re-judging every frame from the first (no usable resume point: "), std::string::npos) << note;
+    if (spoil) EXPECT_NE(note.find(".resume.session.die: expected an integer from -1 to 3"), std::string::npos) << note;
+    if (!spoil)
+      EXPECT_TRUE(note.rfind("resuming from frame ", 0) == 0 ||
+                  note.find("none (a crash before the first was written)") != std::string::npos)
+          << note;
     EXPECT_EQ(ReadAll(o.record), whole);
     EXPECT_FALSE(fs::exists(ResumePointPath(o.record)));
     for (const auto& e : fs::directory_iterator(dir_->path()))
