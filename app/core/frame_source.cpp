@@ -30,6 +30,7 @@ class ImageFolder : public FrameSource {
     return true;
   }
   int64_t count() const override { return static_cast<int64_t>(files_.size()); }
+  bool can_read_again() const override { return true; }
   bool SkipTo(int64_t index) override {
     if (index < 0 || index > static_cast<int64_t>(files_.size())) return false;
     next_ = static_cast<size_t>(index);
@@ -55,6 +56,7 @@ class Video : public FrameSource {
     frame->problem.clear();
     return true;
   }
+  bool can_read_again() const override { return true; }
   // Read again from the start up to `index` (exact whatever the codec; seeking by position is not).
   bool SkipTo(int64_t index) override {
     if (index < 0) return false;

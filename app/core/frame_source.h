@@ -31,6 +31,8 @@ class FrameSource {
   // Makes `index` the next frame Next() gives (a resumed referee reads frames again): false when the source
   // cannot (a camera) or has no such frame.
   virtual bool SkipTo(int64_t /*index*/) { return false; }
+  // Whether the frames can be read again (a folder, a video): only then is a resume point worth writing.
+  virtual bool can_read_again() const { return false; }
 };
 
 // The images of a folder (.jpg, .jpeg, .png, .bmp), in name order. Errors: not a folder, no images.

@@ -59,13 +59,14 @@ engine::Result<RefereeRunSummary> RunReferee(RefereeSession& session, FrameSourc
     take(session.OnFrame(frame));
     ++summary.frames;
     tell_up_to(frame.index);
-    if (!summary.stopped) take(session.SaveResumePoint(frame.index + 1, static_cast<int64_t>(next)));
+    if (!summary.stopped && frames.can_read_again()) take(session.SaveResumePoint(frame.index + 1, static_cast<int64_t>(next)));
     if (progress) progress(frame.index + 1, total);
   }
   tell_up_to(INT64_MAX);
   summary.observed = session.frames_observed();
   if (!summary.stopped && !session.game().finished()) take(session.Stop("the frames ended before the game did"));
-  if (!summary.stopped) take(session.SaveResumePoint(session.last_frame() + 1, static_cast<int64_t>(next)));  // removed when closed
+  if (!summary.stopped && frames.can_read_again())
+    take(session.SaveResumePoint(session.last_frame() + 1, static_cast<int64_t>(next)));  // removed when closed
   return summary;
 }
 

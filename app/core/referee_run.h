@@ -25,6 +25,10 @@ struct RefereeRunSummary {
 // Feeds every frame, and after each frame the events told after it (`after_frame`), to a session; hands every
 // notice to `on_notice` as it comes. Events left after the last frame are told at the end. The game is closed in
 // the record ("stopped") when it is not finished. `progress(done, total)` (total -1 when unknown) per frame.
+// Frames that can be read again (a folder, a video): a resume point after every frame that did something
+// (RefereeSession::SaveResumePoint), and a session started to re-judge (RefereeOptions::rejudge) goes on from its
+// resume point: the state restored with the frames it names read again, then its next frame and event. An error
+// when those frames are not there (other frames than the game's).
 engine::Result<RefereeRunSummary> RunReferee(RefereeSession& session, FrameSource& frames, const std::vector<TableEvent>& events,
                                              const std::function<void(const Notice&)>& on_notice,
                                              const std::function<void(int64_t, int64_t)>& progress = nullptr);

@@ -134,6 +134,8 @@ engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const Refe
       }
       opened = std::move(rejudged);
     } else {
+      std::error_code ec;
+      fs::remove(ResumePointPath(options.record), ec);  // a point of frames that cannot be read again: never used
       note = "continuing after journal entry " + std::to_string(opened->size() - 1) + " with a fresh view of the table";
     }
     journal.emplace(std::move(*opened));
