@@ -102,6 +102,8 @@ engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const Refe
     auto opened = Journal::Open(options.record, options.journal);
     if (!opened) return R::Error(opened.error());
     if (opened->closed()) {
+      std::error_code ec;
+      fs::remove(ResumePointPath(options.record), ec);  // left when the crash came after the end entry
       note = options.record + ": the game is closed (its end entry is written); there is nothing to resume";
     } else if (options.rejudge) {
       // The state of the last resume point, and the entries after it expected again; without a usable point,
