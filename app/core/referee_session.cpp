@@ -49,6 +49,40 @@ StateContext FitFor(const Journal& journal, int regions) {
   return c;
 }
 
+// Resuming by re-judging: the journal as it stood at the last resume point, with that point's state; without a
+// usable point (none yet, unreadable, not fitting the record), the journal at its start entry and no state.
+struct Reopened {
+  Journal journal;
+  std::optional<ResumePoint> point;
+  std::optional<SessionState> state;
+  std::string note;
+};
+
+engine::Result<Reopened> ReopenToRejudge(const RefereeOptions& options, int regions, int recorded) {
+  using R = engine::Result<Reopened>;
+  const fs::path file = ResumePointPath(options.record);
+  RemoveStaleTemporaries(file);  // a write of the point cut short (the record's own are removed by the journal)
+  const std::string entries = "; the record has " + std::to_string(recorded) + " entries";
+  auto read = fs::exists(file) ? ReadResumePoint(file)
+                               : engine::Result<ResumePoint>::Error(file.string() + ": none (a crash before the first was written)");
+  std::string why = read ? "" : read.error();
+  if (read) {
+    auto at_point = Journal::OpenToRejudge(options.record, read->entries, read->hash, options.journal);
+    auto state = at_point ? ParseSessionState(read->session, FitFor(*at_point, regions), file.filename().string() + ".session")
+                          : engine::Result<SessionState>::Error(at_point.error());
+    if (state) {
+      const std::string note = "resuming from frame " + std::to_string(read->next_frame) + " (the resume point after journal entry " +
+                               std::to_string(read->entries - 1) + ")" + entries;
+      return Reopened{std::move(*at_point), std::move(*read), std::move(*state), note};
+    }
+    why = state.error();
+  }
+  auto from_start = Journal::OpenToRejudge(options.record, 1, "", options.journal);
+  if (!from_start) return R::Error(from_start.error());
+  return Reopened{std::move(*from_start), std::nullopt, std::nullopt,
+                  "re-judging every frame from the first (no usable resume point: " + why + ")" + entries};
+}
+
 }  // namespace
 
 const char* ToString(NoticeKind kind) {
@@ -106,35 +140,12 @@ engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const Refe
       fs::remove(ResumePointPath(options.record), ec);  // left when the crash came after the end entry
       note = options.record + ": the game is closed (its end entry is written); there is nothing to resume";
     } else if (options.rejudge) {
-      // The state of the last resume point, and the entries after it expected again; without a usable point,
-      // every frame from the first is judged again.
-      const fs::path file = ResumePointPath(options.record);
-      RemoveStaleTemporaries(file);  // a write of the point cut short (the record's own are removed by the journal)
-      auto read = fs::exists(file) ? ReadResumePoint(file)
-                                   : engine::Result<ResumePoint>::Error(file.string() + ": none (a crash before the first was written)");
-      auto rejudged = read ? Journal::OpenToRejudge(options.record, read->entries, read->hash, options.journal)
-                           : engine::Result<Journal>::Error(read.error());
-      std::optional<SessionState> state;
-      std::string why = read ? rejudged.error() : read.error();
-      if (rejudged) {
-        auto parsed = ParseSessionState(read->session, FitFor(*rejudged, observer->map().size()), file.filename().string() + ".session");
-        if (parsed)
-          state = std::move(*parsed);
-        else
-          why = parsed.error();
-      }
-      if (state) {
-        point = std::move(*read);
-        restored = std::move(state);
-        note = "resuming from frame " + std::to_string(point->next_frame) + " (the resume point after journal entry " +
-               std::to_string(point->entries - 1) + "); the record has " + std::to_string(opened->size()) + " entries";
-      } else {
-        rejudged = Journal::OpenToRejudge(options.record, 1, "", options.journal);
-        if (!rejudged) return R::Error(rejudged.error());
-        note = "re-judging every frame from the first (no usable resume point: " + why + "); the record has " +
-               std::to_string(opened->size()) + " entries";
-      }
-      opened = std::move(rejudged);
+      auto reopened = ReopenToRejudge(options, observer->map().size(), opened->size());
+      if (!reopened) return R::Error(reopened.error());
+      opened = std::move(reopened->journal);
+      point = std::move(reopened->point);
+      restored = std::move(reopened->state);
+      note = reopened->note;
     } else {
       std::error_code ec;
       fs::remove(ResumePointPath(options.record), ec);  // a point of frames that cannot be read again: never used
