@@ -62,7 +62,10 @@ R Bmp(std::string_view b, const std::string& where) {
   return ImageHeader{"bmp", {clamp(width), clamp(height)}};
 }
 
-// PNM: "P<n>", then width and height as decimal numbers between whitespace and #-comments.
+// PNM: "P<n>", then width and height as decimal numbers between whitespace and #-comments, read exactly as
+// OpenCV's reader reads them (grfmt_pxm.cpp, ReadNumber): a number ends at its first non-digit, and that byte is
+// taken with it, so "2876#333270" is 2876 then 333270, not 2876 then a comment. (Reading it as a comment, this check
+// once passed a 17-byte file that OpenCV then decoded as 2876x333270: 2.9 GB; found by the `image` fuzz target.)
 R Pnm(std::string_view b, const std::string& where) {
   size_t at = 2;
   int64_t values[2] = {0, 0};
@@ -74,6 +77,7 @@ R Pnm(std::string_view b, const std::string& where) {
     }
     if (at >= b.size() || !std::isdigit(static_cast<unsigned char>(b[at]))) return Truncated(where, "PNM");
     while (at < b.size() && std::isdigit(static_cast<unsigned char>(b[at]))) v = std::min<int64_t>(v * 10 + (b[at++] - '0'), INT32_MAX);
+    ++at;  // the byte that ended the number
   }
   return ImageHeader{"pnm", {static_cast<int>(values[0]), static_cast<int>(values[1])}};
 }

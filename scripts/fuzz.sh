@@ -6,6 +6,7 @@
 # New inputs that raise coverage go to build-fuzz/corpus/<target>/ (the seeds in fuzz/corpus/ are only read);
 # a crash, leak, timeout or out-of-memory stops the run with its reproducer in build-fuzz/artifacts/ and exit 1.
 # FUZZ_JOBS=N runs N targets at once (default 1: the machine is shared). FUZZ_ARGS adds libFuzzer options.
+# FUZZ_RUNS=N runs each target for N executions instead of SECONDS (the figures of docs/fuzzing.md: 5000000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:-all}
@@ -32,8 +33,10 @@ run() {  # one target: its own corpus copy, the seeds, the dictionary
   # Limits: 2 GiB of memory, 10 s for one input; -max_len keeps inputs near the seeds' size (64 KiB for images).
   local max_len=16384
   case $t in image | observe | crops) max_len=65536 ;; esac
-  echo "== fuzz_$t: ${seconds}s" >&2
-  "$build/fuzz/fuzz_$t" "$corpus" "fuzz/corpus/$t" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+  local limit=(-max_total_time="$seconds") what="${seconds}s"
+  [ -n "${FUZZ_RUNS:-}" ] && limit=(-runs="$FUZZ_RUNS") what="$FUZZ_RUNS executions"
+  echo "== fuzz_$t: $what" >&2
+  "$build/fuzz/fuzz_$t" "$corpus" "fuzz/corpus/$t" "${dict[@]}" "${limit[@]}" -rss_limit_mb=2048 -timeout=10 \
     -max_len=$max_len -print_final_stats=1 -artifact_prefix="$artifacts" ${FUZZ_ARGS:-} >"$build/fuzz_$t.log" 2>&1 || {
     tail -n 60 "$build/fuzz_$t.log" >&2
     echo "fuzz.sh: fuzz_$t FAILED (log: $build/fuzz_$t.log, reproducer: $artifacts)" >&2
@@ -41,6 +44,7 @@ run() {  # one target: its own corpus copy, the seeds, the dictionary
   }
   grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb" "$build/fuzz_$t.log" | tr '\n' ' ' >&2
   grep -E "^#[0-9]+.*(DONE|pulse|NEW|REDUCE)" "$build/fuzz_$t.log" | tail -n 1 | sed 's/^/\n  last: /' >&2
+  echo "  $(grep -cE '^#[0-9]+' "$build/fuzz_$t.log") status lines; seconds: $(grep -E '^Done [0-9]+ runs in' "$build/fuzz_$t.log" | sed 's/.* in //')" >&2
   echo >&2
 }
 

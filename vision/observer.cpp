@@ -127,6 +127,16 @@ Observation Observer::ObserveFile(const std::string& path, const std::string& na
   return o;
 }
 
+std::string Observer::RestorePose(const calibration::BoardPose& pose, const cv::Mat& input) {
+  cv::Mat frame;
+  if (std::string why = PrepareFrame(input, &frame); !why.empty()) return why;
+  frame_pose_.pose = pose;
+  MakeBoardMaps(frame_pose_, setup_.layout.board_mm, K_, dist_);
+  frame_pose_.ring1.release();
+  pose_check_.Reset(frame, CheckAnchors());
+  return "";
+}
+
 Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   const auto start = Clock::now();
   times_ = {};

@@ -84,6 +84,7 @@ class PoseCheck {
   static constexpr double kMovedPx = 0.35;
   void Reset(const cv::Mat& frame_bgr, const std::vector<cv::Point2d>& anchors_px);
   void Clear() { patches_.clear(); }
+  bool empty() const { return patches_.empty(); }
   // True when every patch is where it was; `moved_px` (optional) gets the largest shift found.
   bool Unchanged(const cv::Mat& frame_bgr, double* moved_px = nullptr) const;
 
@@ -122,6 +123,10 @@ class Observer {
   // The per-frame check alone (pipeline step 1's cheap part): true when the pose found before still holds for
   // this frame (8-bit BGR); false when the board must be found again (or was never found).
   bool PoseUnchanged(const cv::Mat& frame) const { return pose_check_.Unchanged(frame); }
+  // Whether a pose is held (the next frame is first checked against it), and putting one back: as if `frame` had
+  // just been registered with `pose` (a resumed referee, referee_session.h). An error when `frame` is unusable.
+  bool holds_pose() const { return !pose_check_.empty(); }
+  std::string RestorePose(const calibration::BoardPose& pose, const cv::Mat& frame);
 
  private:
   std::vector<cv::Point2d> CheckAnchors() const;  // where PoseCheck looks, in frame pixels

@@ -115,7 +115,11 @@ bool PoseCheck::Unchanged(const cv::Mat& frame_bgr, double* moved_px) const {
     cv::cvtColor(frame_bgr(p.at), grey, cv::COLOR_BGR2GRAY);
     grey.convertTo(now, CV_32F);
     double response = 0;
-    const cv::Point2d shift = cv::phaseCorrelate(p.grey, now, window_, &response);
+    // phaseCorrelate multiplies its inputs by the window in place when their size needs no padding (64 does not):
+    // it gets a copy, else the kept patch would fade with every check and the check would depend on how many came
+    // before it (a resumed referee, which starts counting again, would then read frames differently).
+    cv::Mat kept = p.grey.clone();
+    const cv::Point2d shift = cv::phaseCorrelate(kept, now, window_, &response);
     worst = std::max(worst, cv::norm(shift));
     // A marker's crisp edges correlate strongly with themselves; a hand or an arm over one does not.
     if (response < 0.3 || cv::norm(shift) >= kMovedPx) same = false;

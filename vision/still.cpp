@@ -12,16 +12,31 @@ void StillWindow::Reset() {
   stable_ = just_stable_ = false;
 }
 
-StillWindow::State StillWindow::Update(const cv::Mat& frame) {
-  just_stable_ = false;
-  if (frame.empty()) return State::kMoving;
+void StillWindow::Restore(const Saved& saved, const cv::Mat& previous) {
+  Reset();
+  if (!previous.empty()) previous_ = Shrink(previous);
+  still_frames_ = saved.still_frames;
+  stable_ = saved.stable;
+}
+
+cv::Mat StillWindow::Shrink(const cv::Mat& frame) const {
   const double scale = static_cast<double>(options_.width) / frame.cols;
   const cv::Size size(options_.width, std::max(1, cvRound(frame.rows * scale)));
   cv::Mat small, grey;
   cv::resize(frame, small, size, 0, 0, cv::INTER_AREA);
-  if (small.channels() == 3) cv::cvtColor(small, grey, cv::COLOR_BGR2GRAY);
-  else if (small.channels() == 4) cv::cvtColor(small, grey, cv::COLOR_BGRA2GRAY);
-  else grey = small;
+  if (small.channels() == 3)
+    cv::cvtColor(small, grey, cv::COLOR_BGR2GRAY);
+  else if (small.channels() == 4)
+    cv::cvtColor(small, grey, cv::COLOR_BGRA2GRAY);
+  else
+    grey = small;
+  return grey;
+}
+
+StillWindow::State StillWindow::Update(const cv::Mat& frame) {
+  just_stable_ = false;
+  if (frame.empty()) return State::kMoving;
+  const cv::Mat grey = Shrink(frame);
   bool still = false;
   if (!previous_.empty() && previous_.size() == grey.size()) {
     cv::Mat diff, blocks;

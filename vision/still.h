@@ -29,7 +29,18 @@ class StillWindow {
   double last_difference() const { return last_difference_; }
   void Reset();
 
+  // What a resumed referee needs to continue exactly (referee_session.h): the counts, and the last frame taken.
+  struct Saved {
+    int still_frames = 0;
+    bool stable = false;
+  };
+  Saved saved() const { return {still_frames_, stable_}; }
+  // As after Update(previous) with these counts; `previous` empty: no frame taken since the last Reset.
+  void Restore(const Saved& saved, const cv::Mat& previous);
+
  private:
+  cv::Mat Shrink(const cv::Mat& frame) const;  // the small grey copy frames are compared as
+
   StillOptions options_;
   cv::Mat previous_;                 // CV_8U, small
   int still_frames_ = 0;

@@ -39,7 +39,7 @@ struct CommandInfo {
 // The commands of this version, in the order `swref help` lists them.
 constexpr CommandInfo kCommands[] = {
     {"demo", "swref demo [--seed N] [--record-out FILE] [--keep DIR] [--verbose] [--rules-only]", "a complete 2-player game refereed from the table camera's frames: each turn's coins, the two illegal conquests flagged with their reasons, the final scores against the script's (--rules-only: the rules engine alone)"},
-    {"referee", "swref referee --setup SETUP (--camera N | --video F | --images DIR) [--events F] (--game GAME.json | --resume) --record OUT.json [--quiet]", "referee a game from a camera, a video or photos: commit what the board shows, flag illegal conquests, ask when unsure, tally every turn; the record is written as the game goes (docs/referee.md)"},
+    {"referee", "swref referee --setup SETUP (--camera N | --video F | --images DIR) [--events F] (--game GAME.json | --resume) --record OUT.json [--truth T] [--quiet]", "referee a game from a camera, a video or photos: commit what the board shows, flag illegal conquests, ask when unsure, tally every turn; the record is written as the game goes (docs/referee.md)"},
     {"play", "swref play RECORD [--pretty]", "replay a game record, standard or SoloPlay (docs/record.md, docs/solo.md): verdict of every action, coins of every turn, final board (solo: opposition, end items, rating), as JSON"},
     {"verify", "swref verify RECORD", "prove a record unedited: its hash chain, its actions against the journal, the replay against every recorded verdict and tally; print the final scores. Exit 0 verified, 1 tampered (naming the first bad entry), 2 unreadable, 3 no journal"},
     {"report", "swref report RECORD... --out DIR", "per game an HTML page, the coins-by-turn chart (PNG, SVG), CSV of turns, flags and ranking; several records: a tournament table (docs/report.md)"},
@@ -405,7 +405,9 @@ int Main(int argc, char** argv) {
   referee->add_option("--events", referee_command.events, "the players' events, one JSON object a line (docs/referee.md)");
   referee->add_option("--game", referee_command.game, "the game's header: players, map, stacks (a record file)");
   referee->add_option("--record", referee_command.options.record, "the game record to write as the game goes")->required();
-  referee->add_flag("--resume", referee_command.options.resume, "continue the game in --record (verified first)");
+  referee->add_flag("--resume", referee_command.options.resume,
+                    "continue the game in --record (verified first): a video or a folder from its resume point, a camera from now");
+  referee->add_option("--truth", referee_command.truth, "a synthetic game's truth.jsonl: players answer every question from it, as in `swref demo`");
   referee->add_flag("--quiet", referee_command.quiet, "print only flags, questions, coins and the end");
 
   auto* verify = app.add_subcommand("verify", SummaryOf("verify"));

@@ -6,6 +6,8 @@
 
 #include "app/cli/progress.h"
 #include "app/core/referee_run.h"
+#include "app/core/truth_players.h"
+#include "datasets/eval.h"
 
 namespace swref::cli {
 namespace {
@@ -50,28 +52,56 @@ int RunReferee(const RefereeCommand& command) {
     if (!e) return Fail("referee: " + e.error(), 2);
     events = std::move(*e);
   }
+  std::vector<vision::Observation> truth;
+  if (!command.truth.empty()) {
+    auto t = datasets::ReadObservations(command.truth);
+    if (!t) return Fail("referee: " + t.error(), 2);
+    truth = std::move(*t);
+  }
   auto source = !command.images.empty() ? core::OpenImageFolder(command.images)
                                         : core::OpenVideo(command.camera.empty() ? command.video : command.camera, !command.camera.empty());
   if (!source) return Fail("referee: " + source.error(), 2);
-  auto session = core::RefereeSession::Start(command.options, header);
+  core::RefereeOptions options = command.options;
+  options.rejudge = options.resume && command.camera.empty();  // a video or a folder is judged again from its resume point
+  auto session = core::RefereeSession::Start(options, header);
   if (!session) return Fail("referee: " + session.error(), 1);
-  std::printf("Refereeing %s on map %s; the record is %s.\n", [&] {
-    std::string p;
-    for (const auto& name : (*session)->players()) p += (p.empty() ? "" : ", ") + name;
-    return p;
-  }().c_str(), (*session)->game().map().key.c_str(), command.options.record.c_str());
+  core::RefereeSession& s = **session;
+  std::printf(
+      "Refereeing %s on map %s; the record is %s.\n",
+      [&] {
+        std::string p;
+        for (const auto& name : s.players()) p += (p.empty() ? "" : ", ") + name;
+        return p;
+      }()
+          .c_str(),
+      s.game().map().key.c_str(), command.options.record.c_str());
+  if (!s.resume_note().empty()) std::printf("Resume: %s.\n", s.resume_note().c_str());
   std::fflush(stdout);
+  if (s.journal().closed()) return 0;
+  // Notices re-judged on resume were shown before the crash: only a stop is shown again.
+  int replayed = 0;
+  auto print = [&](const core::Notice& n) {
+    if (n.replayed && n.kind != core::NoticeKind::kStopped) return void(++replayed);
+    PrintNotice(n, command.quiet);
+  };
+  core::TruthPlayers players(s, std::move(truth));
   ProgressBar bar("referee");
-  auto run = core::RunReferee(**session, **source, events, [&](const core::Notice& n) { PrintNotice(n, command.quiet); },
-                              [&](int64_t d, int64_t t) {
-                                if (t > 0) bar.Update(static_cast<int>(d), static_cast<int>(t));
-                              });
+  auto run = core::RunReferee(
+      s, **source, events, [&](const core::Notice& n) { command.truth.empty() ? print(n) : players.OnNotice(n, print); },
+      [&](int64_t d, int64_t t) {
+        if (t > 0) bar.Update(static_cast<int>(d), static_cast<int>(t));
+      });
   bar.Finish();
   if (!run) return Fail("referee: " + run.error(), 1);
-  std::printf("\n%lld frames, %lld observed in full; %d actions committed, %d conquests flagged, %d questions; median %.0f ms from a still "
-              "frame to its verdict.\n",
-              static_cast<long long>(run->frames), static_cast<long long>(run->observed), run->committed, run->flags, run->questions,
-              run->median_latency_ms());
+  std::printf(
+      "\n%lld frames, %lld observed in full; %d actions committed, %d conquests flagged, %d questions; median %.0f ms from a still "
+      "frame to its verdict.\n",
+      static_cast<long long>(run->frames), static_cast<long long>(run->observed), run->committed, run->flags, run->questions,
+      run->median_latency_ms());
+  if (replayed > 0) std::printf("Re-judging after the resume point gave %d notices already in the record (not shown again).\n", replayed);
+  if (!command.truth.empty())
+    std::printf("The players answered %d questions from the truth, correcting %d region readings.\n", players.questions(),
+                players.corrected());
   std::printf("Check the record with `swref verify %s`.\n", command.options.record.c_str());
   return run->stopped ? 1 : 0;
 }

@@ -13,13 +13,15 @@ namespace swref::cli {
 
 struct RefereeCommand {
   core::RefereeOptions options;
-  std::string game;                  // the game's header (a record file), for a new record
-  std::string camera, video, images; // exactly one: where the frames come from
-  std::string events;                // the players' events (JSON lines), optional
-  bool quiet = false;                // only the flags, questions, coins and the end
+  std::string game;                   // the game's header (a record file), for a new record
+  std::string camera, video, images;  // exactly one: where the frames come from
+  std::string events;                 // the players' events (JSON lines), optional
+  std::string truth;                  // a synthetic game's truth.jsonl: players who answer from it (truth_players.h)
+  bool quiet = false;                 // only the flags, questions, coins and the end
 };
-// Exit codes: 0 the frames were refereed to their end (the record written); 1 the session stopped (the record
-// could not be written) or the setup failed; 2 bad options or input (named).
+// Exit codes: 0 the frames were refereed to their end (the record written), or a resumed record is closed
+// already; 1 the session stopped (the record could not be written, or re-judging differs from it) or the setup
+// failed; 2 bad options or input (named).
 int RunReferee(const RefereeCommand& command);
 
 // The camera demo. Exit codes: 0 refereed and equal to the script; 1 a difference or a failure.

@@ -1,7 +1,10 @@
 #include "app/core/camera_demo.h"
 
-#include <filesystem>
 #include <unistd.h>
+
+#include <filesystem>
+
+#include "app/core/truth_players.h"
 
 namespace swref::core {
 namespace fs = std::filesystem;
@@ -47,43 +50,28 @@ engine::Result<CameraDemoReport> RefereeScript(const DemoReport& scripted, const
   auto source = OpenImageFolder(table->frames);
   if (!source) return R::Error(source.error());
   RefereeSession& s = **session;
-  int64_t last_frame = -1;
-  bool asked = false;
   std::function<void(const Notice&)> on_notice = [&](const Notice& n) {
     if (options.on_notice) options.on_notice(n);
-    if (n.frame >= 0) last_frame = n.frame;
     if (n.kind == NoticeKind::kCoins) {
       const nlohmann::json& c = n.data["coins"];
       report.turns.push_back({n.data.value("round", 0), n.data.value("player", ""), "",
                               engine::CoinBreakdown{c.value("regions", 0), c.value("race", 0), c.value("power", 0)}, n.data.value("after", 0)});
     }
     if (n.kind == NoticeKind::kFlag) {
-      report.flags.push_back({static_cast<int>(s.journal().actions().size()), s.game().round(), n.data.value("player", ""), n.data.value("region", -1),
-                              n.data.value("code", ""), n.data.value("why", "")});
+      report.flags.push_back({static_cast<int>(s.journal().actions().size()), s.game().round(), n.data.value("player", ""),
+                              n.data.value("region", -1), n.data.value("code", ""), n.data.value("why", "")});
     }
-    if (n.kind == NoticeKind::kQuestion) asked = true;
   };
-  // The players answer a question by looking at the board: they correct what the referee reads wrong (a new
-  // question after their correction is answered the same way, at most a few times a frame; a question they cannot
-  // settle by a correction stays open, as it would at a real table).
-  std::function<void(const Notice&)> on_frame_notice = [&](const Notice& n) {
-    on_notice(n);
-    if (!asked) return;
-    for (int round = 0; round < 3 && asked; ++round) {
-      asked = false;
-      const std::optional<TableEvent> answer = table->Answer(s, last_frame);
-      if (!answer) break;
-      report.answered += static_cast<int>(answer->corrections.size());
-      ++report.questions;
-      for (const Notice& m : s.OnEvent(*answer)) on_notice(m);
-    }
-    asked = false;
-  };
+  // The players answer a question by looking at the board (truth_players.h).
+  TruthPlayers players(s, table->truth);
+  auto on_frame_notice = [&](const Notice& n) { players.OnNotice(n, on_notice); };
   auto run = RunReferee(s, **source, table->events, on_frame_notice, [&](int64_t d, int64_t t) {
     if (progress) progress("referee", d, t);
   });
   if (!run) return R::Error(run.error());
   report.run = *run;
+  report.questions = players.questions();
+  report.answered = players.corrected();
 
   // 4. The refereed game, against the script.
   const engine::Game& g = s.game();

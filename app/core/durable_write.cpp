@@ -53,4 +53,18 @@ WriteOutcome ReplaceFileDurably(const std::filesystem::path& path, std::string_v
   return {true, ""};
 }
 
+int RemoveStaleTemporaries(const std::filesystem::path& path) {
+  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  const std::string prefix = "." + path.filename().string() + ".tmp.";
+  int removed = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() == prefix.size() + 6 && name.compare(0, prefix.size(), prefix) == 0 && entry.is_regular_file(ec)) {
+      removed += std::filesystem::remove(entry.path(), ec) ? 1 : 0;
+    }
+  }
+  return removed;
+}
+
 }  // namespace swref::core

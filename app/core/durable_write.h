@@ -22,6 +22,10 @@ struct WriteOutcome {
 // Only the folder's fsync comes after the rename: its failure returns replaced = true with the error.
 WriteOutcome ReplaceFileDurably(const std::filesystem::path& path, std::string_view content);
 
+// Removes the temporary files that writes of `path` cut short by a crash left in its folder (".NAME.tmp.XXXXXX":
+// never the file itself, whose rename did not happen). Returns how many were removed.
+int RemoveStaleTemporaries(const std::filesystem::path& path);
+
 // The writer a journal uses: ReplaceFileDurably, or a stand-in (tests inject failures through it).
 using FileReplacer = std::function<WriteOutcome(const std::filesystem::path& path, std::string_view content)>;
 

@@ -7,8 +7,8 @@
 
 #include <opencv2/imgcodecs.hpp>
 
-#include "calibration/image_io.h"
 #include <opencv2/videoio.hpp>
+#include "calibration/image_io.h"
 
 namespace swref::core {
 namespace fs = std::filesystem;
@@ -30,20 +30,64 @@ class ImageFolder : public FrameSource {
     return true;
   }
   int64_t count() const override { return static_cast<int64_t>(files_.size()); }
+  bool can_read_again() const override { return true; }
+  bool SkipTo(int64_t index) override {
+    if (index < 0 || index > static_cast<int64_t>(files_.size())) return false;
+    next_ = static_cast<size_t>(index);
+    return true;
+  }
 
  private:
   std::vector<fs::path> files_;
   size_t next_ = 0;
 };
 
+// A video file: its frames in order, to its end.
 class Video : public FrameSource {
  public:
-  Video(cv::VideoCapture capture, std::string label, bool camera, int number, CameraRetry retry)
-      : capture_(std::move(capture)), label_(std::move(label)), camera_(camera), number_(number), retry_(retry) {}
+  Video(cv::VideoCapture capture, std::string path, std::string label)
+      : capture_(std::move(capture)), path_(std::move(path)), label_(std::move(label)) {}
   bool Next(Frame* frame) override {
     cv::Mat image;
-    const bool got = capture_.isOpened() && capture_.read(image) && !image.empty();
-    if (!got && !camera_) return false;  // a video's end
+    if (!capture_.isOpened() || !capture_.read(image) || image.empty()) return false;
+    frame->index = index_++;
+    frame->name = label_ + " #" + std::to_string(frame->index);
+    frame->image = image;
+    frame->problem.clear();
+    return true;
+  }
+  bool can_read_again() const override { return true; }
+  // Read again from the start up to `index` (exact whatever the codec; seeking by position is not).
+  bool SkipTo(int64_t index) override {
+    if (index < 0) return false;
+    if (index < index_) {
+      capture_.release();
+      if (!capture_.open(path_)) return false;
+      index_ = 0;
+    }
+    for (; index_ < index; ++index_)
+      if (!capture_.grab()) return false;
+    return true;
+  }
+  int64_t count() const override {
+    const double n = const_cast<cv::VideoCapture&>(capture_).get(cv::CAP_PROP_FRAME_COUNT);
+    return n > 0 ? static_cast<int64_t>(n) : -1;
+  }
+
+ private:
+  cv::VideoCapture capture_;
+  std::string path_, label_;
+  int64_t index_ = 0;
+};
+
+class Camera : public FrameSource {
+ public:
+  Camera(std::unique_ptr<CameraDevice> device, std::string label, CameraRetry retry)
+      : device_(std::move(device)), label_(std::move(label)), retry_(retry) {}
+  bool Next(Frame* frame) override {
+    cv::Mat image;
+    const bool got = open_ && device_->Read(&image) && !image.empty();
+    if (!got && lost_ >= retry_.attempts) return false;  // gone
     frame->index = index_++;
     frame->name = label_ + " #" + std::to_string(frame->index);
     frame->image = got ? image : cv::Mat();
@@ -54,28 +98,35 @@ class Video : public FrameSource {
     }
     // A camera that gives no frame (unplugged, asleep): a problem frame (the GUI shows a banner), then it is
     // opened again after a pause; after `retry_.attempts` failed attempts in a row it counts as gone.
-    if (lost_ >= retry_.attempts) return false;
     ++lost_;
-    frame->problem = label_ + ": no frame (lost; reconnecting, attempt " + std::to_string(lost_) + " of " + std::to_string(retry_.attempts) + ")";
-    capture_.release();
+    frame->problem =
+        label_ + ": no frame (lost; reconnecting, attempt " + std::to_string(lost_) + " of " + std::to_string(retry_.attempts) + ")";
+    device_->Close();
     std::this_thread::sleep_for(retry_.pause);
-    capture_.open(number_);
+    open_ = device_->Open();
     return true;
-  }
-  int64_t count() const override {
-    if (camera_) return -1;
-    const double n = const_cast<cv::VideoCapture&>(capture_).get(cv::CAP_PROP_FRAME_COUNT);
-    return n > 0 ? static_cast<int64_t>(n) : -1;
   }
 
  private:
-  cv::VideoCapture capture_;
+  std::unique_ptr<CameraDevice> device_;
   std::string label_;
-  bool camera_;
-  int number_;
   CameraRetry retry_;
+  bool open_ = true;
   int lost_ = 0;
   int64_t index_ = 0;
+};
+
+// OpenCV's capture of camera `number`.
+class OpenCvCamera : public CameraDevice {
+ public:
+  OpenCvCamera(cv::VideoCapture capture, int number) : capture_(std::move(capture)), number_(number) {}
+  bool Open() override { return capture_.open(number_); }
+  bool Read(cv::Mat* image) override { return capture_.isOpened() && capture_.read(*image); }
+  void Close() override { capture_.release(); }
+
+ private:
+  cv::VideoCapture capture_;
+  int number_;
 };
 
 }  // namespace
@@ -106,12 +157,16 @@ engine::Result<std::unique_ptr<FrameSource>> OpenVideo(const std::string& path_o
     }
     if (number < 0) return R::Error("--camera: expected a camera number (0, 1, ...), got \"" + path_or_number + "\"");
     if (!capture.open(number)) return R::Error("camera " + path_or_number + ": cannot open it (is it connected, and free?)");
-    return std::unique_ptr<FrameSource>(new Video(std::move(capture), "camera " + path_or_number, true, number, retry));
+    return CameraSource(std::make_unique<OpenCvCamera>(std::move(capture), number), "camera " + path_or_number, retry);
   }
   std::error_code ec;
   if (!fs::is_regular_file(path_or_number, ec)) return R::Error(path_or_number + ": no such video file");
   if (!capture.open(path_or_number)) return R::Error(path_or_number + ": cannot read it as a video (an unknown format?)");
-  return std::unique_ptr<FrameSource>(new Video(std::move(capture), fs::path(path_or_number).filename().string(), false, -1, retry));
+  return std::unique_ptr<FrameSource>(new Video(std::move(capture), path_or_number, fs::path(path_or_number).filename().string()));
+}
+
+std::unique_ptr<FrameSource> CameraSource(std::unique_ptr<CameraDevice> device, const std::string& label, CameraRetry retry) {
+  return std::make_unique<Camera>(std::move(device), label, retry);
 }
 
 }  // namespace swref::core

@@ -28,6 +28,11 @@ class FrameSource {
   virtual bool Next(Frame* frame) = 0;
   // How many frames there are (folder, video); -1 when unknown (a camera).
   virtual int64_t count() const { return -1; }
+  // Makes `index` the next frame Next() gives (a resumed referee reads frames again): false when the source
+  // cannot (a camera) or has no such frame.
+  virtual bool SkipTo(int64_t /*index*/) { return false; }
+  // Whether the frames can be read again (a folder, a video): only then is a resume point worth writing.
+  virtual bool can_read_again() const { return false; }
 };
 
 // The images of a folder (.jpg, .jpeg, .png, .bmp), in name order. Errors: not a folder, no images.
@@ -41,5 +46,19 @@ struct CameraRetry {
 
 // A video file, or a camera by its number ("0", "1", ...; `camera` true). Errors name the file or camera.
 engine::Result<std::unique_ptr<FrameSource>> OpenVideo(const std::string& path_or_number, bool camera, CameraRetry retry = {});
+
+// The device behind a camera source: OpenVideo's is OpenCV's capture; tests stand in for a camera that is
+// unplugged and plugged in again.
+class CameraDevice {
+ public:
+  virtual ~CameraDevice() = default;
+  virtual bool Open() = 0;                // (re)opens it; false when it is not there
+  virtual bool Read(cv::Mat* image) = 0;  // the next frame; false when none came
+  virtual void Close() = 0;
+};
+// A camera source over `device` (already open): frames while it gives them; when it gives none, a frame with the
+// problem, the device closed and opened again after `retry.pause`, up to `retry.attempts` times in a row; then
+// the camera is gone (Next gives false). Frames are numbered on: the index never goes back.
+std::unique_ptr<FrameSource> CameraSource(std::unique_ptr<CameraDevice> device, const std::string& label, CameraRetry retry);
 
 }  // namespace swref::core

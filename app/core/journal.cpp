@@ -61,19 +61,64 @@ Result<Journal> Journal::Create(const std::filesystem::path& path, const engine:
 Result<Journal> Journal::Open(const std::filesystem::path& path, JournalOptions options) {
   using R = Result<Journal>;
   if (auto problem = options.limits.Check(); !problem.empty()) return R::Error("journal limits: " + problem);
+  RemoveStaleTemporaries(path);
   auto doc = ReadRecordDocument(path, options.limits);
   if (!doc) return R::Error(doc.error());
-  auto verified = VerifyRecordDocument(*doc, path.parent_path(), options.limits);
+  return FromDocument(path, *doc, std::move(options));
+}
+
+Result<Journal> Journal::OpenToRejudge(const std::filesystem::path& path, int keep, const std::string& keep_hash, JournalOptions options) {
+  using R = Result<Journal>;
+  if (auto problem = options.limits.Check(); !problem.empty()) return R::Error("journal limits: " + problem);
+  RemoveStaleTemporaries(path);
+  auto doc = ReadRecordDocument(path, options.limits);
+  if (!doc) return R::Error(doc.error());
+  auto whole = FromDocument(path, *doc, options);  // the whole record verified first
+  if (!whole) return whole;
+  const json& entries = (*doc)["journal"];
+  const int n = static_cast<int>(entries.size());
+  if (keep < 1 || keep > n)
+    return R::Error(path.string() + ": cannot resume after entry " + std::to_string(keep) + ": the journal has " + std::to_string(n));
+  if (!keep_hash.empty() && entries[keep - 1]["hash"] != keep_hash)
+    return R::Error(path.string() + ": journal entry " + std::to_string(keep - 1) +
+                    " is not the one the resume point names (its hash differs)");
+  // The record as it stood after `keep` entries: its actions are the standing action entries among them.
+  json prefix = *doc;
+  prefix["journal"] = json::array();
+  prefix["actions"] = json::array();
+  for (int k = 0; k < keep; ++k) {
+    const json& e = entries[k];
+    prefix["journal"].push_back(e);
+    if (e["kind"] == "action") prefix["actions"].push_back(e["data"]["action"]);
+    if (e["kind"] == "undo") prefix["actions"].erase(prefix["actions"].size() - 1);
+  }
+  prefix["head"] = {{"entries", keep}, {"hash", entries[keep - 1]["hash"]}};
+  auto journal = FromDocument(path, prefix, std::move(options));
+  if (!journal) return journal;
+  for (int k = keep; k < n; ++k) {
+    const json& e = entries[k];
+    const std::string time = e["time"].get<std::string>();
+    journal->expected_.push_back(
+        {MakeLine(k, *EntryKindFromString(e["kind"].get<std::string>()), time, e["data"], e["prev"].get<std::string>()), time});
+  }
+  journal->recorded_ = n;
+  journal->document_bytes_ = whole->document_bytes_;
+  return journal;
+}
+
+Result<Journal> Journal::FromDocument(const std::filesystem::path& path, const json& doc, JournalOptions options) {
+  using R = Result<Journal>;
+  auto verified = VerifyRecordDocument(doc, path.parent_path(), options.limits);
   if (!verified) return R::Error(path.string() + ": " + verified.error());
   if (verified->integrity == Integrity::kNoChain) return R::Error(path.string() + ": a record without a journal cannot be resumed");
   if (verified->integrity == Integrity::kTampered) return R::Error(path.string() + ": fails verification: " + verified->problem);
-  auto record = engine::ParseRecord(*doc);
+  auto record = engine::ParseRecord(doc);
   record->actions.clear();
   Journal journal(path, std::move(*record), std::move(*verified->timeline), std::move(options));
-  journal.header_hash_ = CanonicalHash(RecordHeader(*doc));  // the file's own header, as its chain starts from it
-  journal.header_text_ = RenderHeader(RecordHeader(*doc));
-  for (const json& a : (*doc)["actions"]) journal.action_lines_.push_back(a.dump());
-  const json& entries = (*doc)["journal"];
+  journal.header_hash_ = CanonicalHash(RecordHeader(doc));  // the file's own header, as its chain starts from it
+  journal.header_text_ = RenderHeader(RecordHeader(doc));
+  for (const json& a : doc["actions"]) journal.action_lines_.push_back(a.dump());
+  const json& entries = doc["journal"];
   for (int k = 0; k < static_cast<int>(entries.size()); ++k) {
     const json& e = entries[k];
     const EntryKind kind = *EntryKindFromString(e["kind"].get<std::string>());
@@ -87,7 +132,9 @@ Result<Journal> Journal::Open(const std::filesystem::path& path, JournalOptions 
     if (kind == EntryKind::kQuestion) journal.questions_.insert(k);
     if (kind == EntryKind::kAnswer) journal.questions_.erase(data["question"].get<int>());
   }
-  journal.document_bytes_ = std::filesystem::file_size(path);
+  std::error_code ec;
+  journal.document_bytes_ = std::filesystem::file_size(path, ec);
+  journal.recorded_ = static_cast<int>(entries.size());
   return journal;
 }
 
@@ -149,10 +196,28 @@ Result<int> Journal::Write(std::vector<Pending> pending) {
     const int seq = static_cast<int>(entries_.size() + lines.size());
     if (p.kind == EntryKind::kAction) new_actions.push_back(p.data["action"].dump());
     if (p.kind == EntryKind::kUndo) new_actions.empty() ? void(--keep) : new_actions.pop_back();
-    lines.push_back(MakeLine(seq, p.kind, options_.clock(), std::move(p.data), lines.empty() ? (entries_.empty() ? header_hash_ : entries_.back().hash) : lines.back().hash));
+    const size_t expected = expected_next_ + lines.size();  // re-judging: the recorded entry this one must equal
+    const std::string time = expected < expected_.size() ? expected_[expected].time : options_.clock();
+    lines.push_back(
+        MakeLine(seq, p.kind, time, p.data, lines.empty() ? (entries_.empty() ? header_hash_ : entries_.back().hash) : lines.back().hash));
     if (lines.back().text.size() > options_.limits.max_entry_bytes)
-      return Refuse("journal entry " + std::to_string(seq) + " (" + std::string(ToString(p.kind)) + ") would be " + std::to_string(lines.back().text.size()) +
-                    " bytes, more than the limit of " + std::to_string(options_.limits.max_entry_bytes));
+      return Refuse("journal entry " + std::to_string(seq) + " (" + std::string(ToString(p.kind)) + ") would be " +
+                    std::to_string(lines.back().text.size()) + " bytes, more than the limit of " +
+                    std::to_string(options_.limits.max_entry_bytes));
+  }
+  if (replaying()) {
+    if (std::string why = Differs(lines, pending); !why.empty()) {
+      failure_ = path_.string() + ": " + why;
+      return R::Error(failure_);
+    }
+  }
+  if (expected_next_ + lines.size() <= expected_.size()) {  // all of them in the record already: nothing to write
+    expected_next_ += lines.size();
+    const int first = static_cast<int>(entries_.size());
+    for (Line& l : lines) entries_.push_back(std::move(l));
+    action_lines_.resize(keep);
+    for (std::string& a : new_actions) action_lines_.push_back(std::move(a));
+    return first;
   }
   const std::string text = Render(lines, keep, new_actions);
   if (text.size() > options_.limits.max_record_bytes)
@@ -167,6 +232,7 @@ Result<int> Journal::Write(std::vector<Pending> pending) {
   action_lines_.resize(keep);
   for (std::string& a : new_actions) action_lines_.push_back(std::move(a));
   document_bytes_ = text.size();
+  expected_next_ = expected_.size();
   if (!outcome.error.empty()) {
     failure_ = outcome.error;
     return R::Error(outcome.error + "; the entries are in the file, appends stop until Retry()");
@@ -174,7 +240,20 @@ Result<int> Journal::Write(std::vector<Pending> pending) {
   return first;
 }
 
+std::string Journal::Differs(const std::vector<Line>& lines, const std::vector<Pending>& pending) const {
+  for (size_t i = 0; i < lines.size() && expected_next_ + i < expected_.size(); ++i) {
+    const Line& want = expected_[expected_next_ + i].line;
+    if (lines[i].hash == want.hash) continue;
+    auto brief = [](const std::string& text) { return text.size() > 300 ? text.substr(0, 300) + "..." : text; };
+    return "re-judging the game differs from the record at journal entry " + std::to_string(entries_.size() + i) + ": the record has " +
+           brief(want.text) + ", re-judging gives a " + std::string(ToString(pending[i].kind)) + " entry " + brief(pending[i].data.dump()) +
+           " (resume with the frames and events the game was refereed from; nothing was written)";
+  }
+  return "";
+}
+
 std::string Journal::Retry() {
+  if (replaying()) return failure_;  // the file holds more than memory: never written over from here
   const WriteOutcome outcome = options_.write(path_, Render({}, action_lines_.size(), {}));
   failure_ = outcome.ok() ? "" : outcome.error;
   return failure_;

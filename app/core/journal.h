@@ -70,6 +70,14 @@ class Journal {
   // replay against the recorded verdicts and coins) and continues from its last entry. A record without a
   // journal, or one that fails verification, is an error naming the file and the first bad entry.
   static engine::Result<Journal> Open(const std::filesystem::path& path, JournalOptions options = {});
+  // Resume by re-judging (docs/referee.md, "Crashes and resuming"): the record, verified whole, as it stood after
+  // its first `keep` entries (at least 1: the start entry), the last of which must have the hash `keep_hash`
+  // ("": not checked). The entries after them are expected again: while they last, an append that gives the next
+  // one exactly (kind, data and chain; the time is the record's) is taken from the record, not written; an append
+  // that differs is refused (failure() says where, and nothing is ever written over the record). Appends after
+  // the last recorded entry are written as usual. Both also remove temporary files a crashed write left behind.
+  static engine::Result<Journal> OpenToRejudge(const std::filesystem::path& path, int keep, const std::string& keep_hash,
+                                               JournalOptions options = {});
 
   // The entry kinds without a game effect: observation, question, answer, event, correction. `data` is checked
   // as verify checks it (CheckEntryData; an answer's question, a correction's entry must
@@ -110,12 +118,14 @@ class Journal {
   EntryKind kind(int seq) const { return entries_[seq].kind; }
   const std::string& head_hash() const { return entries_.back().hash; }
   bool closed() const { return !entries_.empty() && entries_.back().kind == EntryKind::kEnd; }
-  const std::string& failure() const { return failure_; }     // "" unless a write failed and Retry has not succeeded
-  std::vector<int> OpenFlags() const;                           // flags not resolved yet, by seq
+  const std::string& failure() const { return failure_; }               // "" unless a write failed and Retry has not succeeded
+  std::vector<int> OpenFlags() const;                                   // flags not resolved yet, by seq
   // The frame of the last still board committed (its `observation` entry), -1 when no entry names one: where a
   // resumed session's video or image folder goes on.
   int64_t LastObservedFrame() const;
-  size_t document_bytes() const { return document_bytes_; }     // size of the record on disk
+  size_t document_bytes() const { return document_bytes_; }             // size of the record on disk
+  bool replaying() const { return expected_next_ < expected_.size(); }  // OpenToRejudge: recorded entries still expected
+  int recorded() const { return recorded_; }                            // entries in the file when it was opened
 
  private:
   struct Line {
@@ -127,9 +137,17 @@ class Journal {
     EntryKind kind;
     nlohmann::json data;
   };
+  struct Expected {
+    Line line;
+    std::string time;
+  };
 
   Journal(std::filesystem::path path, engine::Record header, GameTimeline timeline, JournalOptions options);
-  engine::Result<int> Write(std::vector<Pending> pending);     // seq of the first new entry
+  // A verified journaled document (Open's work once the file is read).
+  static engine::Result<Journal> FromDocument(const std::filesystem::path& path, const nlohmann::json& doc, JournalOptions options);
+  // Re-judging: "" when `lines` are the next expected entries (or come after them all), else why not.
+  std::string Differs(const std::vector<Line>& lines, const std::vector<Pending>& pending) const;
+  engine::Result<int> Write(std::vector<Pending> pending);  // seq of the first new entry
   engine::Result<Commit> CommitAction(std::vector<Pending> before, const engine::Action& action);
   std::string CanAppend() const;
   // The whole document: the header, the first `keep_actions` actions + `extra_actions`, the entries + `extra`.
@@ -152,7 +170,9 @@ class Journal {
   std::set<int> resolved_, questions_;
   std::string failure_;
   size_t document_bytes_ = 0;
-
+  std::vector<Expected> expected_;  // re-judging: the recorded entries not yet given again, in order
+  size_t expected_next_ = 0;        // ... the next one
+  int recorded_ = 0;
 };
 
 }  // namespace swref::core

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/json_input.h"
+
 namespace swref::core {
 
 enum class EntryKind {
@@ -39,7 +41,7 @@ std::optional<EntryKind> EntryKindFromString(std::string_view name);
 // Documented limits (docs/record.md, "Limits"); a record beyond them is refused when written and when read.
 struct JournalLimits {
   size_t max_entries = 20000;                  // journal entries (a 5-player game refereed by camera: ~2,000)
-  size_t max_record_bytes = 16u << 20;         // the whole file, 16 MiB (a 500-action game: ~0.5 MiB)
+  size_t max_record_bytes = engine::kMaxRecordFileBytes;  // the whole file, 8 MiB as for `swref play` (a 500-action game: ~0.5 MiB)
   size_t max_entry_bytes = 16u << 10;          // one entry's canonical form, 16 KiB
   std::string Check() const;                   // "" or the first problem (a zero limit)
 };

@@ -1,6 +1,7 @@
 #include "app/core/referee_run.h"
 
 #include <algorithm>
+#include <map>
 
 namespace swref::core {
 
@@ -46,6 +47,12 @@ bool RefereeStepper::ReadFrame(std::vector<Notice>* out, Frame* frame) {
   return true;
 }
 
+void RefereeStepper::ResumeAt(int64_t next_frame, size_t events_told, std::vector<Notice>* out) {
+  last_frame_ = next_frame - 1;
+  next_ = std::min(events_told, events_.size());
+  TellUpTo(last_frame_, out);
+}
+
 void RefereeStepper::TellEvents(std::vector<Notice>* out) { TellUpTo(ended_ ? INT64_MAX : last_frame_, out); }
 
 bool RefereeStepper::Step(std::vector<Notice>* out, Frame* frame) {
@@ -84,6 +91,26 @@ engine::Result<RefereeRunSummary> RunReferee(RefereeSession& session, FrameSourc
     }
   };
   RefereeStepper stepper(session, frames, events);
+  // A re-judging resume: the resume point's state back (with the frames it names read again), then on from its
+  // next frame and event.
+  const ResumeAt& at = session.resume_at();
+  if (at.next_frame > 0 || at.events > 0) {
+    if (at.events > static_cast<int64_t>(events.size()))
+      return engine::Result<RefereeRunSummary>::Error("the resume point has " + std::to_string(at.events) +
+                                                      " events told, the events file " + std::to_string(events.size()));
+    std::map<int64_t, cv::Mat> again;
+    Frame f;
+    for (int64_t index : at.frames) {
+      if (frames.SkipTo(index) && frames.Next(&f) && f.index == index) again[index] = f.image;
+    }
+    if (!frames.SkipTo(at.next_frame))
+      return engine::Result<RefereeRunSummary>::Error("the frames end before frame " + std::to_string(at.next_frame) +
+                                                      ", where the game resumes");
+    if (std::string error = session.Restore(again); !error.empty()) return engine::Result<RefereeRunSummary>::Error(error);
+    std::vector<Notice> told;
+    stepper.ResumeAt(at.next_frame, static_cast<size_t>(at.events), &told);
+    take(told);
+  }
   const int64_t total = frames.count();
   std::vector<Notice> notices;
   while (!summary.stopped) {
@@ -96,10 +123,14 @@ engine::Result<RefereeRunSummary> RunReferee(RefereeSession& session, FrameSourc
     take(notices);
     if (!read) break;
     ++summary.frames;
-    if (progress) progress(summary.frames, total);
+    if (progress) progress(stepper.last_frame() + 1, total);
+    if (!summary.stopped && frames.can_read_again())
+      take(session.SaveResumePoint(stepper.last_frame() + 1, static_cast<int64_t>(stepper.events_told())));
   }
   summary.observed = session.frames_observed();
   if (!summary.stopped && !session.game().finished()) take(session.Stop("the frames ended before the game did"));
+  if (!summary.stopped && frames.can_read_again())
+    take(session.SaveResumePoint(session.last_frame() + 1, static_cast<int64_t>(stepper.events_told())));  // removed when closed
   return summary;
 }
 

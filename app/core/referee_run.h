@@ -39,6 +39,9 @@ class RefereeStepper {
   // A resumed run: reads the frames up to and including `frame` without giving them to the session, and drops the
   // events placed before or at it (the record holds what they did). False when the frames ended first.
   bool SkipTo(int64_t frame);
+  // A run resumed from a resume point (RefereeSession::resume_at), its frames already positioned at `next_frame`:
+  // the first `events_told` events were told before; those placed before `next_frame` are told now.
+  void ResumeAt(int64_t next_frame, size_t events_told, std::vector<Notice>* out);
   int64_t last_frame() const { return last_frame_; }  // the index of the last frame given (-1: none yet)
   size_t events_told() const { return next_; }
   const std::vector<TableEvent>& events() const { return events_; }
@@ -57,6 +60,10 @@ class RefereeStepper {
 // Feeds every frame, and after each frame the events told after it (`after_frame`), to a session; hands every
 // notice to `on_notice` as it comes. Events left after the last frame are told at the end. The game is closed in
 // the record ("stopped") when it is not finished. `progress(done, total)` (total -1 when unknown) per frame.
+// Frames that can be read again (a folder, a video): a resume point after every frame that did something
+// (RefereeSession::SaveResumePoint), and a session started to re-judge (RefereeOptions::rejudge) goes on from its
+// resume point: the state restored with the frames it names read again, then its next frame and event. An error
+// when those frames are not there (other frames than the game's).
 engine::Result<RefereeRunSummary> RunReferee(RefereeSession& session, FrameSource& frames, const std::vector<TableEvent>& events,
                                              const std::function<void(const Notice&)>& on_notice,
                                              const std::function<void(int64_t, int64_t)>& progress = nullptr);

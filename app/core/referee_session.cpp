@@ -1,7 +1,9 @@
 #include "app/core/referee_session.h"
 
+#include <algorithm>
 #include <filesystem>
 
+#include "app/core/resume_point.h"
 #include "engine/components.h"
 #include "engine/replay.h"
 
@@ -42,6 +44,51 @@ std::string RegionList(const std::vector<int>& regions) {
   std::string s;
   for (int r : regions) s += (s.empty() ? "" : ", ") + std::to_string(r);
   return s;
+}
+
+// What a resume point's state must fit: the map, the players, the journal it resumes.
+StateContext FitFor(const Journal& journal, int regions) {
+  StateContext c;
+  c.regions = regions;
+  c.players = journal.players();
+  c.solo = journal.game().solo() != nullptr;
+  for (int k = 0; k < journal.size(); ++k) c.kinds.push_back(journal.kind(k));
+  c.scores = journal.game().scores().size();
+  return c;
+}
+
+// Resuming by re-judging: the journal as it stood at the last resume point, with that point's state; without a
+// usable point (none yet, unreadable, not fitting the record), the journal at its start entry and no state.
+struct Reopened {
+  Journal journal;
+  std::optional<ResumePoint> point;
+  std::optional<SessionState> state;
+  std::string note;
+};
+
+engine::Result<Reopened> ReopenToRejudge(const RefereeOptions& options, int regions, int recorded) {
+  using R = engine::Result<Reopened>;
+  const fs::path file = ResumePointPath(options.record);
+  RemoveStaleTemporaries(file);  // a write of the point cut short (the record's own are removed by the journal)
+  const std::string entries = "; the record has " + std::to_string(recorded) + " entries";
+  auto read = fs::exists(file) ? ReadResumePoint(file)
+                               : engine::Result<ResumePoint>::Error(file.string() + ": none (a crash before the first was written)");
+  std::string why = read ? "" : read.error();
+  if (read) {
+    auto at_point = Journal::OpenToRejudge(options.record, read->entries, read->hash, options.journal);
+    auto state = at_point ? ParseSessionState(read->session, FitFor(*at_point, regions), file.filename().string() + ".session")
+                          : engine::Result<SessionState>::Error(at_point.error());
+    if (state) {
+      const std::string note = "resuming from frame " + std::to_string(read->next_frame) + " (the resume point after journal entry " +
+                               std::to_string(read->entries - 1) + ")" + entries;
+      return Reopened{std::move(*at_point), std::move(*read), std::move(*state), note};
+    }
+    why = state.error();
+  }
+  auto from_start = Journal::OpenToRejudge(options.record, 1, "", options.journal);
+  if (!from_start) return R::Error(from_start.error());
+  return Reopened{std::move(*from_start), std::nullopt, std::nullopt,
+                  "re-judging every frame from the first (no usable resume point: " + why + ")" + entries};
 }
 
 }  // namespace
@@ -90,9 +137,28 @@ engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const Refe
   auto observer = vision::Observer::Load(options.setup);
   if (!observer) return R::Error(observer.error());
   std::optional<Journal> journal;
+  std::optional<ResumePoint> point;
+  std::optional<SessionState> restored;
+  std::string note;
   if (options.resume) {
     auto opened = Journal::Open(options.record, options.journal);
     if (!opened) return R::Error(opened.error());
+    if (opened->closed()) {
+      std::error_code ec;
+      fs::remove(ResumePointPath(options.record), ec);  // left when the crash came after the end entry
+      note = options.record + ": the game is closed (its end entry is written); there is nothing to resume";
+    } else if (options.rejudge) {
+      auto reopened = ReopenToRejudge(options, observer->map().size(), opened->size());
+      if (!reopened) return R::Error(reopened.error());
+      opened = std::move(reopened->journal);
+      point = std::move(reopened->point);
+      restored = std::move(reopened->state);
+      note = reopened->note;
+    } else {
+      std::error_code ec;
+      fs::remove(ResumePointPath(options.record), ec);  // a point of frames that cannot be read again: never used
+      note = "continuing after journal entry " + std::to_string(opened->size() - 1) + " with a fresh view of the table";
+    }
     journal.emplace(std::move(*opened));
   } else {
     std::error_code ec;
@@ -107,10 +173,99 @@ engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const Refe
     journal.emplace(std::move(*created));
   }
   if (observer->map().key != journal->game().map().key || observer->map().size() != journal->game().map().size()) {
-    return R::Error(options.setup + ": set up for map " + observer->map().key + ", but the game is played on map " + journal->game().map().key);
+    return R::Error(options.setup + ": set up for map " + observer->map().key + ", but the game is played on map " +
+                    journal->game().map().key);
   }
-  std::unique_ptr<RefereeSession> s(new RefereeSession(options, std::move(*journal), std::make_unique<vision::Observer>(std::move(*observer))));
+  std::unique_ptr<RefereeSession> s(
+      new RefereeSession(options, std::move(*journal), std::make_unique<vision::Observer>(std::move(*observer))));
+  s->resume_note_ = note;
+  if (point) {
+    s->resume_at_.next_frame = point->next_frame;
+    s->resume_at_.events = point->events;
+    for (int64_t f : {restored->still_frame, restored->pose_frame})
+      if (f >= 0 && f < point->next_frame) s->resume_at_.frames.push_back(f);
+    std::sort(s->resume_at_.frames.begin(), s->resume_at_.frames.end());
+    s->resume_at_.frames.erase(std::unique(s->resume_at_.frames.begin(), s->resume_at_.frames.end()), s->resume_at_.frames.end());
+    s->resume_state_ = std::move(restored);
+  }
   return s;
+}
+
+std::string RefereeSession::Restore(const std::map<int64_t, cv::Mat>& frames) {
+  if (!resume_state_) return "";
+  SessionState st = std::move(*resume_state_);
+  resume_state_.reset();
+  auto frame_at = [&](int64_t index) -> const cv::Mat* {
+    const auto it = frames.find(index);
+    return it == frames.end() || it->second.empty() ? nullptr : &it->second;
+  };
+  const std::string where = ResumePointPath(options_.record).filename().string();
+  for (int64_t f : {st.still_frame, st.pose_frame})
+    if (f >= 0 && !frame_at(f))
+      return where + ": frame " + std::to_string(f) + " could not be read again (resume with the frames the game was refereed from)";
+  if (st.pose_frame >= 0) {
+    if (std::string why = observer_->RestorePose(st.pose, *frame_at(st.pose_frame)); !why.empty())
+      return where + ": frame " + std::to_string(st.pose_frame) + ": " + why;
+  }
+  still_.Restore(st.still, st.still_frame >= 0 ? *frame_at(st.still_frame) : cv::Mat());
+  still_state_ = static_cast<vision::StillWindow::State>(st.still_state);
+  last_frame_ = st.last_frame, frames_seen_ = st.frames_seen, frames_observed_ = st.frames_observed, coins_told_ = st.coins_told;
+  observed_frame_ = st.observed_frame, still_frame_ = st.still_frame, pose_frame_ = st.pose_frame;
+  last_raw_ = std::move(st.last_raw), last_sha_ = std::move(st.last_sha), last_seen_ = std::move(st.last_seen);
+  committed_seen_ = std::move(st.committed_seen), corrections_ = std::move(st.corrections);
+  die_ = st.die, open_flag_ = st.open_flag, open_question_ = st.open_question, flag_region_ = st.flag_region,
+  open_text_ = std::move(st.open_text);
+  deferred_.assign(st.deferred.begin(), st.deferred.end());
+  question_options_ = std::move(st.options);
+  return "";
+}
+
+SessionState RefereeSession::SaveState() const {
+  SessionState st;
+  st.last_frame = last_frame_, st.frames_seen = frames_seen_, st.frames_observed = frames_observed_, st.coins_told = coins_told_;
+  st.still = still_.saved();
+  st.still_state = static_cast<int>(still_state_);
+  st.observed_frame = observed_frame_, st.still_frame = still_frame_, st.pose_frame = pose_frame_;
+  if (pose_frame_ >= 0) st.pose = observer_->last_pose();
+  st.last_raw = last_raw_, st.last_sha = last_sha_, st.last_seen = last_seen_, st.committed_seen = committed_seen_,
+  st.corrections = corrections_;
+  st.die = die_, st.open_flag = open_flag_, st.open_question = open_question_, st.flag_region = flag_region_, st.open_text = open_text_;
+  st.deferred.assign(deferred_.begin(), deferred_.end());
+  st.options = question_options_;
+  return st;
+}
+
+std::vector<Notice> RefereeSession::SaveResumePoint(int64_t next_frame, int64_t events) {
+  std::vector<Notice> out;
+  if (!Failure().empty()) return out;
+  WritePoint(next_frame, events, &out);
+  return out;
+}
+
+void RefereeSession::WritePoint(int64_t next_frame, int64_t events, std::vector<Notice>* out) {
+  const fs::path file = ResumePointPath(options_.record);
+  if (journal_.closed()) {  // nothing to resume
+    std::error_code ec;
+    fs::remove(file, ec);
+    return;
+  }
+  if (journal_.size() == saved_entries_ && frames_observed_ == saved_observed_ && events == saved_events_) return;
+  ResumePoint point;
+  point.entries = journal_.size();
+  point.hash = journal_.head_hash();
+  point.next_frame = next_frame;
+  point.events = events;
+  point.session = ToJson(SaveState(), players());
+  const WriteOutcome written = WriteResumePoint(file, point, options_.journal.write);
+  if (!written.ok()) {
+    point_failure_ = written.error + " (the resume point)";
+    Written(point_failure_, out);
+    return;
+  }
+  saved_entries_ = journal_.size();
+  saved_observed_ = frames_observed_;
+  saved_events_ = events;
+  saved_next_frame_ = next_frame;
 }
 
 RefereeSession::RefereeSession(RefereeOptions options, Journal journal, std::unique_ptr<vision::Observer> observer)
@@ -129,6 +284,15 @@ engine::ExplainContext RefereeSession::Context(bool turn_ending) const {
   return ctx;
 }
 
+const std::string& RefereeSession::Failure() const { return journal_.failure().empty() ? point_failure_ : journal_.failure(); }
+
+void RefereeSession::MarkReplayed(bool replaying, std::vector<Notice>* out) const {
+  for (Notice& n : *out) {
+    if (n.seq >= 0) replaying = n.seq < journal_.recorded();
+    n.replayed = replaying;
+  }
+}
+
 bool RefereeSession::Written(const std::string& error, std::vector<Notice>* out) {
   if (error.empty()) return true;
   Notice n;
@@ -140,36 +304,61 @@ bool RefereeSession::Written(const std::string& error, std::vector<Notice>* out)
 
 std::vector<Notice> RefereeSession::OnFrame(const Frame& frame) {
   std::vector<Notice> out;
+  const bool replaying = journal_.replaying();
+  Take(frame, &out);
+  MarkReplayed(replaying, &out);
+  return out;
+}
+
+void RefereeSession::Take(const Frame& frame, std::vector<Notice>* notices) {
+  std::vector<Notice>& out = *notices;
+  if (!Failure().empty()) return void(Written(Failure(), &out));
+  if (frame.index <= last_frame_) {
+    out.push_back({NoticeKind::kVision, frame.index,
+                   "frame " + frame.name + " ignored: its index " + std::to_string(frame.index) + " is not after the last frame's, " +
+                       std::to_string(last_frame_) + " (a duplicate, or late and out of order)"});
+    return;
+  }
+  last_frame_ = frame.index;
   ++frames_seen_;
-  if (!journal_.failure().empty()) return Written(journal_.failure(), &out), out;
   if (frame.image.empty()) {
     out.push_back({NoticeKind::kVision, frame.index, "frame " + frame.name + ": " + frame.problem});
-    return out;
+    return;
   }
   frame_time_ = Clock::now();
   still_state_ = still_.Update(frame.image);
-  if (!still_.just_stable()) return out;
+  still_frame_ = frame.index;
+  if (!still_.just_stable()) return;
   // 1-4. The still scene, observed.
   ++frames_observed_;
+  observed_frame_ = frame.index;
+  const int registrations = observer_->registrations();
   last_observation_ = observer_->Observe(frame.image, frame.name);
-  observed_frame_ = frame.index, observed_image_ = frame.name;
+  observed_image_ = frame.name;
+  if (observer_->registrations() != registrations) pose_frame_ = frame.index;
+  if (!observer_->holds_pose()) pose_frame_ = -1;
   if (last_observation_.status != vision::Status::kOk) {
-    out.push_back({NoticeKind::kVision, frame.index, frame.name + ": " + std::string(vision::ToString(last_observation_.status)) + " (" + observer_->last_reason() + ")"});
-    if (last_observation_.status == vision::Status::kMotion) still_.Reset();  // look again once it is still
-    return out;
+    out.push_back({NoticeKind::kVision, frame.index,
+                   frame.name + ": " + std::string(vision::ToString(last_observation_.status)) + " (" + observer_->last_reason() + ")"});
+    if (last_observation_.status == vision::Status::kMotion) still_.Reset(), still_frame_ = -1;  // look again once it is still
+    return;
   }
-  engine::ObservedBoard seen = ToObserved(last_observation_);
+  // The record keeps the observation's digest: what was read, not how long it took (re-judging gives the same).
+  nlohmann::json digest = vision::ToJson(last_observation_);
+  digest.erase("ms");
+  last_sha_ = ObservationSha256(digest);
+  last_raw_ = ToObserved(last_observation_);
+  engine::ObservedBoard seen = last_raw_;
   // A region the players corrected keeps their reading while the camera still reads it as it did then.
   for (auto it = corrections_.begin(); it != corrections_.end();) {
     const bool same = it->first < seen.size() && seen.regions[it->first] == it->second.raw;
     if (same) seen.regions[it->first] = it->second.corrected;
     it = same ? std::next(it) : corrections_.erase(it);
   }
-  if (last_seen_ && Changed(*last_seen_, seen).empty()) return out;  // read the same as before: judged already
+  if (last_seen_ && Changed(*last_seen_, seen).empty()) return;  // read the same as before: judged already
   last_seen_ = seen;
   Judge(seen, frame.index, frame.name, false, &out);
   ApplyDeferred(&out);
-  return out;
 }
 
 void RefereeSession::CommitObservation(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, std::vector<Notice>* out) {
@@ -177,7 +366,7 @@ void RefereeSession::CommitObservation(const engine::ObservedBoard& seen, int64_
   // A board judged again after the players' event (frame -1) is still the last frame observed.
   d.image = frame >= 0 ? image : observed_image_;
   d.frame = frame >= 0 ? frame : observed_frame_;
-  d.sha256 = ObservationSha256(vision::ToJson(last_observation_));
+  d.sha256 = last_sha_;
   d.changed = Changed(committed_seen_, seen);
   Written(journal_.AppendObservation(d).ok() ? "" : journal_.failure().empty() ? "observation entry refused" : journal_.failure(), out);
   committed_seen_ = seen;
@@ -323,8 +512,15 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
 }
 
 std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
+  const bool replaying = journal_.replaying();
+  std::vector<Notice> out = Tell(event);
+  MarkReplayed(replaying, &out);
+  return out;
+}
+
+std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
   std::vector<Notice> out;
-  if (!journal_.failure().empty()) return Written(journal_.failure(), &out), out;
+  if (!Failure().empty()) return Written(Failure(), &out), out;
   auto refuse = [&](const std::string& why) {
     // Names the event refused: "Ann's end_turn (after frame 30) refused: ..."
     const std::string who = event.player.empty() ? "" : event.player + "'s ";
@@ -420,8 +616,7 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
         auto r = engine::CorrectRegion(corrected.regions[region], fields, "region " + std::to_string(region));
         if (!r) return refuse("correction refused: " + r.error()), out;
         corrected.regions[region] = *r;
-        const engine::ObservedBoard raw = ToObserved(last_observation_);
-        if (region < raw.size()) corrections_[region] = {raw.regions[region], *r};
+        if (region < last_raw_.size()) corrections_[region] = {last_raw_.regions[region], *r};
         regions += (regions.empty() ? "" : ", ") + std::to_string(region);
       }
       last_seen_ = corrected;
@@ -451,14 +646,14 @@ std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
 }
 
 void RefereeSession::ApplyDeferred(std::vector<Notice>* out) {
-  while (!deferred_.empty() && open_flag_ < 0 && open_question_ < 0 && journal_.failure().empty()) {
+  while (!deferred_.empty() && open_flag_ < 0 && open_question_ < 0 && Failure().empty()) {
     // The first waiting event is told with the queue set aside (told with others still waiting, it would only
     // join the end of the queue again, forever); whatever it leaves waiting goes before the rest.
     std::deque<TableEvent> rest;
     rest.swap(deferred_);
     const TableEvent event = rest.front();
     rest.pop_front();
-    for (Notice& n : OnEvent(event)) out->push_back(std::move(n));
+    for (Notice& n : Tell(event)) out->push_back(std::move(n));
     deferred_.insert(deferred_.end(), rest.begin(), rest.end());
   }
 }
@@ -466,11 +661,21 @@ void RefereeSession::ApplyDeferred(std::vector<Notice>* out) {
 std::vector<Notice> RefereeSession::Stop(const std::string& note) {
   std::vector<Notice> out;
   if (journal_.closed()) return out;
+  const bool replaying = journal_.replaying();
   auto r = journal_.AppendEnd(note);
   if (!r) Written(r.error(), &out);
+  MarkReplayed(replaying, &out);
   return out;
 }
 
-std::string RefereeSession::Retry() { return journal_.Retry(); }
+std::string RefereeSession::Retry() {
+  if (std::string error = journal_.Retry(); !error.empty()) return error;
+  if (point_failure_.empty()) return "";
+  point_failure_.clear();
+  std::vector<Notice> ignored;
+  saved_entries_ = -1;  // written again at once
+  WritePoint(saved_next_frame_, saved_events_, &ignored);
+  return point_failure_;
+}
 
 }  // namespace swref::core

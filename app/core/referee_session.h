@@ -15,9 +15,15 @@
 // pending change is explained with the turn ending; end_turn tallies the turn's coins (`coins`). A die face waits
 // for the conquest it reinforces.
 //
+// Frames come in order of their index: a frame whose index is not after the last one taken (a duplicate, or one
+// that arrives out of order) is ignored with a notice; a gap (frames dropped) is no error.
+//
 // Failures: a record write that fails (disk full) stops the session: every later frame and event is refused
 // with the reason until Retry() succeeds; nothing committed before is lost. Resume (`Start` with resume) reads
-// and verifies the record and continues from its last entry.
+// and verifies the record; then either continues from its last entry with a fresh view of the table (a live
+// camera), or (`rejudge`: a video or a folder, whose frames can be read again) restores the state of the last
+// resume point (resume_point.h) and re-judges the frames after it, taking the entries they wrote before the crash
+// from the record (docs/referee.md, "Crashes and resuming").
 #pragma once
 
 #include <chrono>
@@ -32,6 +38,7 @@
 
 #include "app/core/frame_source.h"
 #include "app/core/journal.h"
+#include "app/core/referee_state.h"
 #include "app/core/table_events.h"
 #include "engine/explain.h"
 #include "engine/record.h"
@@ -41,26 +48,28 @@
 namespace swref::core {
 
 struct RefereeOptions {
-  std::string setup;                 // the setup folder (board, layout, tokens/model.json, camera.json)
-  std::string record;                // the game record written as the game goes
-  bool resume = false;               // continue `record` (verified first) instead of starting it
-  vision::StillOptions still;        // when a scene counts as stable
-  bool ask_hidden_counts = true;     // a conquest onto a stack hiding its count: a question (engine/explain.h)
-  JournalOptions journal;            // limits, the file writer (tests inject failures), the clock
+  std::string setup;              // the setup folder (board, layout, tokens/model.json, camera.json)
+  std::string record;             // the game record written as the game goes
+  bool resume = false;            // continue `record` (verified first) instead of starting it
+  bool rejudge = false;           // with resume: the frames and events are the game's own, from its first frame
+                                  // (RunReferee restores the resume point and re-judges the frames after it)
+  vision::StillOptions still;     // when a scene counts as stable
+  bool ask_hidden_counts = true;  // a conquest onto a stack hiding its count: a question (engine/explain.h)
+  JournalOptions journal;         // limits, the file writer (tests inject failures), the clock
 };
 
 enum class NoticeKind {
-  kCommitted,   // an action committed (a told one, or one the board showed)
-  kFlag,        // an illegal conquest: text has the rule and the numbers
-  kResolved,    // a flag taken back or accepted as a house ruling
-  kQuestion,    // the players must settle a reading: text, data.options
-  kAnswered,    // a question settled
-  kPending,     // the board is between two states (tokens in hand): nothing to judge yet
-  kCoins,       // a turn's tally: data {player, round, coins {regions, race, power, total}} (hidden from others)
-  kRefused,     // a told action the rules refuse, or an event that does not fit now: text says why
-  kVision,      // a frame that could not be read as a board (motion, no board, bad image): text says why
-  kStopped,     // the record could not be written: the session accepts nothing until Retry()
-  kEnded,       // the game is over: data {coins, winners}
+  kCommitted,  // an action committed (a told one, or one the board showed)
+  kFlag,       // an illegal conquest: text has the rule and the numbers
+  kResolved,   // a flag taken back or accepted as a house ruling
+  kQuestion,   // the players must settle a reading: text, data.options
+  kAnswered,   // a question settled
+  kPending,    // the board is between two states (tokens in hand): nothing to judge yet
+  kCoins,      // a turn's tally: data {player, round, coins {regions, race, power, total}} (hidden from others)
+  kRefused,    // a told action the rules refuse, or an event that does not fit now: text says why
+  kVision,     // a frame not used as a board (motion, no board, a bad image, a duplicate or out of order): text says why
+  kStopped,    // the record could not be written: the session accepts nothing until Retry()
+  kEnded,      // the game is over: data {coins, winners}
 };
 const char* ToString(NoticeKind kind);
 
@@ -70,7 +79,16 @@ struct Notice {
   std::string text;                  // for people
   int seq = -1;                      // the journal entry it wrote (-1: none)
   nlohmann::json data = nlohmann::json::object();
-  double ms = 0;                     // kCommitted/kFlag/kQuestion from a frame: from the frame to this verdict
+  double ms = 0;          // kCommitted/kFlag/kQuestion from a frame: from the frame to this verdict
+  bool replayed = false;  // re-judged on resume: its entries were already in the record (shown before)
+};
+
+// Where a re-judging resume continues (RefereeSession::resume_at).
+struct ResumeAt {
+  int64_t next_frame = 0;       // the first frame to judge
+  int64_t events = 0;           // events of the events file already told
+  std::vector<int64_t> frames;  // frames to read again first and hand to Restore() (the resume point's state
+                                // keeps their index, not their pixels)
 };
 
 class RefereeSession {
@@ -85,6 +103,17 @@ class RefereeSession {
   // After kStopped: tries to write the record again; "" when it worked.
   std::string Retry();
 
+  // Re-judging resume (options.rejudge): where to continue; Restore() puts the resume point's state back, given
+  // the frames resume_at().frames names ("" or the error). How the resume goes, for people: resume_note().
+  const ResumeAt& resume_at() const { return resume_at_; }
+  std::string Restore(const std::map<int64_t, cv::Mat>& frames);
+  const std::string& resume_note() const { return resume_note_; }
+  // After a frame and the events told after it: writes the resume point when something happened since the last
+  // one (a frame observed in full, an entry, an event). A write that fails stops the session like the record's.
+  std::vector<Notice> SaveResumePoint(int64_t next_frame, int64_t events);
+  // The state a resume point keeps (referee_state.h).
+  SessionState SaveState() const;
+
   const engine::Game& game() const { return journal_.game(); }
   const Journal& journal() const { return journal_; }
   const std::vector<std::string>& players() const { return journal_.players(); }
@@ -97,6 +126,8 @@ class RefereeSession {
   const std::vector<vision::Instance>& last_instances() const { return observer_->last_instances(); }
   const vision::Observer& observer() const { return *observer_; }
   vision::StillWindow::State still_state() const { return still_state_; }
+  int64_t last_frame() const { return last_frame_; }               // the last frame taken (-1: none)
+  int64_t last_observed_frame() const { return observed_frame_; }  // the last frame observed in full (-1: none)
   int64_t frames_seen() const { return frames_seen_; }
   int64_t frames_observed() const { return frames_observed_; }
 
@@ -108,6 +139,11 @@ class RefereeSession {
   bool CommitAction(const engine::Action& action, int64_t frame, std::vector<Notice>* out);
   void CommitObservation(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, std::vector<Notice>* out);
   bool Written(const std::string& error, std::vector<Notice>* out);  // false (and kStopped) when a write failed
+  void Take(const Frame& frame, std::vector<Notice>* out);           // OnFrame's work
+  std::vector<Notice> Tell(const TableEvent& event);                 // OnEvent's work
+  void WritePoint(int64_t next_frame, int64_t events, std::vector<Notice>* out);
+  const std::string& Failure() const;  // the record's or the resume point's failed write ("": none)
+  void MarkReplayed(bool replaying_at_start, std::vector<Notice>* out) const;
   void TellCoins(std::vector<Notice>* out);
   void ApplyDeferred(std::vector<Notice>* out);  // a told action that waited for the board to be settled
   engine::ExplainContext Context(bool turn_ending) const;
@@ -118,12 +154,11 @@ class RefereeSession {
   vision::StillWindow still_;
   vision::StillWindow::State still_state_ = vision::StillWindow::State::kMoving;
   vision::Observation last_observation_;
-  std::optional<engine::ObservedBoard> last_seen_;   // the last board observed (judged or not)
-  engine::ObservedBoard committed_seen_;              // what the board looked like at the last commit
-  struct Correction {
-    engine::ObservedRegion raw, corrected;            // the camera's reading then, the players' reading
-  };
-  std::map<int, Correction> corrections_;             // by region; dropped when the camera reads it differently
+  engine::ObservedBoard last_raw_;                  // the last observation as read (before corrections)
+  std::string last_sha_;                            // ... its digest for the record (ObservationSha256, no timing)
+  std::optional<engine::ObservedBoard> last_seen_;  // the last board observed (judged or not)
+  engine::ObservedBoard committed_seen_;            // what the board looked like at the last commit
+  std::map<int, RegionCorrection> corrections_;     // by region; dropped when the camera reads it differently
 
   int die_ = -1;                                      // a die face told and not yet used
   bool die_final_ = false;                            // SoloPlay: another die is told; the unused one is read now
@@ -136,7 +171,18 @@ class RefereeSession {
   std::string observed_image_;
   std::chrono::steady_clock::time_point frame_time_;
   int64_t frames_seen_ = 0, frames_observed_ = 0;
-  size_t coins_told_ = 0;                            // game().scores() already told
+  size_t coins_told_ = 0;        // game().scores() already told
+  int64_t last_frame_ = -1;      // the last frame taken
+  int64_t still_frame_ = -1;     // the frame the still window compares the next one with
+  int64_t pose_frame_ = -1;      // the frame the observer's held pose was found in
+
+  // Resuming and resume points.
+  ResumeAt resume_at_;
+  std::optional<SessionState> resume_state_;  // the resume point's session state, until Restore()
+  std::string resume_note_;
+  std::string point_failure_;  // the resume point could not be written
+  int saved_entries_ = -1;     // journal size, frames observed and events at the last point
+  int64_t saved_observed_ = -1, saved_events_ = -1, saved_next_frame_ = 0;
 };
 
 // A vision observation as the engine takes it.

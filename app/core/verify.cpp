@@ -1,10 +1,8 @@
 #include "app/core/verify.h"
 
-#include <fstream>
-#include <system_error>
-
 #include "app/core/journal_data.h"
 #include "app/core/verify_chain.h"
+#include "engine/json_input.h"
 
 namespace swref::core {
 namespace {
@@ -80,18 +78,8 @@ engine::Result<Verification> NoChain(const json& document, const std::filesystem
 }  // namespace
 
 engine::Result<json> ReadRecordDocument(const std::filesystem::path& path, const JournalLimits& limits) {
-  using R = engine::Result<json>;
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return R::Error(path.string() + ": cannot open the record");
-  if (size > limits.max_record_bytes)
-    return R::Error(path.string() + ": " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(limits.max_record_bytes) +
-                    " bytes for a record");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return R::Error(path.string() + ": cannot open the record");
-  json doc = json::parse(in, nullptr, false);
-  if (doc.is_discarded()) return R::Error(path.string() + ": not valid JSON");
-  return doc;
+  // The size before reading, the nesting before parsing (a hash or an error message walks a value recursively).
+  return engine::ReadJsonFile(path, limits.max_record_bytes, "record");
 }
 
 engine::Result<Verification> VerifyRecordDocument(const json& document, const std::filesystem::path& base_dir, const JournalLimits& limits) {

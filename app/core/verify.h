@@ -53,7 +53,7 @@ struct Verification {
 };
 
 // The record file as JSON: an error naming the file when it cannot be read, is larger than
-// `limits.max_record_bytes` (checked before reading), or is not JSON.
+// `limits.max_record_bytes` (checked before reading), nests deeper than engine::kMaxJsonDepth, or is not JSON.
 engine::Result<nlohmann::json> ReadRecordDocument(const std::filesystem::path& path, const JournalLimits& limits = {});
 
 // Verifies a record document (maps relative to base_dir). An error (not a Verification) when it is not a

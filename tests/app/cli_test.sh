@@ -84,6 +84,8 @@ grep -q "no hash chain" "$tmp/verify.txt" && grep -q "Final scores: Ann 25, Bob 
 "$swref" verify "$src/examples/solo-2p.json" | grep -q "Solo score 84 (the opposition scored 20), rating: Master Victory."; check "verify prints a solo game's score and rating" $?
 "$swref" verify "$tmp/broken.json" 2> "$tmp/err.txt"; [ $? = 2 ] && grep -q "not valid JSON" "$tmp/err.txt"; check "verify of a broken file exits 2" $?
 "$swref" help verify | grep -q "RECORD"; check "help verify" $?
+python3 -c "import sys; open(sys.argv[1], 'w').write('{\"map\": \"2p\", \"journal\": [' + '[' * 300000 + ']' * 300000 + ']}')" "$tmp/deep.json"
+"$swref" verify "$tmp/deep.json" 2> "$tmp/err.txt"; [ $? = 2 ] && grep -q "JSON nested deeper than 64 levels" "$tmp/err.txt"; check "verify refuses a record nested 300,000 deep (exit 2), no crash" $?
 "$swref" report "$tmp/jdemo.json" "$src/examples/first-game.json" --out "$tmp/report" > "$tmp/report.txt"; check "report of two records exits 0" $?
 for f in jdemo.html jdemo-scores.png jdemo-scores.svg jdemo-turns.csv jdemo-flags.csv jdemo-ranking.csv first-game.html tournament.html tournament.csv; do
   [ -s "$tmp/report/$f" ] || { echo "missing $f"; false; }

@@ -3,6 +3,7 @@
 #include "app/core/calibrate.h"
 #include "app/core/demo.h"
 #include "app/core/engine_bench.h"
+#include "app/core/frame_source.h"
 #include "app/core/hash.h"
 #include "app/core/play.h"
 #include "app/core/synthetic.h"
@@ -11,6 +12,8 @@
 #include <functional>
 #include <fstream>
 #include <unistd.h>
+
+#include <opencv2/videoio.hpp>
 
 namespace swref::core {
 namespace {
@@ -174,6 +177,29 @@ TEST(CalibrateCamera, ChecksTheRequestAndWritesTheCameraFile) {
   EXPECT_DOUBLE_EQ(written->fx(), model->fx());
   EXPECT_EQ(written->used_views(), 4);
   fs::remove_all(out);
+}
+
+// A video read again from a frame, as a resumed referee does (FrameSource::SkipTo): forwards and backwards, the
+// frame given is the one with that index (frames of a different grey each, written as Motion JPEG).
+TEST(OpenVideo, SkipToGivesThatFrameForwardsAndBackwards) {
+  const auto path = std::filesystem::temp_directory_path() / ("swref-video-" + std::to_string(::getpid()) + ".avi");
+  {
+    cv::VideoWriter writer(path.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10, cv::Size(160, 120));
+    if (!writer.isOpened()) GTEST_SKIP() << "no Motion JPEG writer in this OpenCV";
+    for (int i = 0; i < 10; ++i) writer.write(cv::Mat(120, 160, CV_8UC3, cv::Scalar::all(20 * i + 10)));
+  }
+  auto video = OpenVideo(path.string(), false);
+  ASSERT_TRUE(video) << video.error();
+  EXPECT_TRUE((*video)->can_read_again());
+  Frame f;
+  for (int64_t at : {7, 2, 9, 0}) {
+    ASSERT_TRUE((*video)->SkipTo(at));
+    ASSERT_TRUE((*video)->Next(&f));
+    EXPECT_EQ(f.index, at);
+    EXPECT_NEAR(cv::mean(f.image)[0], 20 * at + 10, 3) << "frame " << at;
+  }
+  EXPECT_FALSE((*video)->SkipTo(11));  // no such frame
+  std::filesystem::remove(path);
 }
 
 }  // namespace

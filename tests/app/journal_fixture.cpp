@@ -53,7 +53,10 @@ void RefereeInjectedGame(const std::filesystem::path& path, const std::string& m
   header.actions.clear();
   auto journal = Journal::Create(path, header, {{"referee", "journal_fixture"}, {"seed", seed}}, options);
   ASSERT_TRUE(journal.ok()) << journal.error();
-  Journal& j = *journal;
+  RefereeInto(*journal, record, out);
+}
+
+void RefereeInto(Journal& j, const engine::Record& record, RefereedGame* out) {
   int conquests = 0, accepted_conquests = 0;
   for (const Action& a : record.actions) {
     const std::string player = record.players[a.player];

@@ -21,7 +21,11 @@ struct RefereedGame {
 // conquest: a flag, taken back); every 7th conquest also a question and its answer, every 9th accepted conquest is
 // first committed, undone ("misread") and committed again, every 13th observation gets a correction. Fails the
 // calling test (gtest ASSERT) on any error.
-void RefereeInjectedGame(const std::filesystem::path& path, const std::string& map, uint64_t seed, JournalOptions options, RefereedGame* out);
+void RefereeInjectedGame(const std::filesystem::path& path, const std::string& map, uint64_t seed, JournalOptions options,
+                         RefereedGame* out);
+
+// The appends of RefereeInjectedGame, of `record`'s game, into `journal` (which starts where the game does).
+void RefereeInto(Journal& journal, const engine::Record& record, RefereedGame* out);
 
 // A writer without fsync, for tests that build many records (the durability is tested on its own).
 WriteOutcome FastReplace(const std::filesystem::path& path, std::string_view content);

@@ -211,6 +211,78 @@ struct FlakyDisk {
   }
 };
 
+// Re-judging after a crash (OpenToRejudge): the record as the crash left it after any write (and with the
+// temporary file of the next write beside it, a crash between the durable write and the rename), the same game
+// told again from the start: every recorded entry is taken from the record, only the rest is written, and the
+// file ends byte for byte as the uninterrupted run's.
+TEST(Journal, RejudgingAfterACrashAtAnyWriteGivesTheUninterruptedRecord) {
+  TempDir dir;
+  JournalOptions options;
+  options.clock = [] { return std::string("2025-01-01T00:00:00.000Z"); };
+  std::vector<std::string> documents;  // the file after each write
+  options.write = [&](const std::filesystem::path& path, std::string_view content) {
+    documents.emplace_back(content);
+    return testing::FastReplace(path, content);
+  };
+  testing::RefereedGame game;
+  testing::RefereeInjectedGame(dir / "whole.json", "2p", 11, options, &game);
+  ASSERT_FALSE(HasFailure());
+  const std::string whole = ReadAll(dir / "whole.json");
+  const std::vector<std::string> written = documents;
+  ASSERT_GT(written.size(), 100u);
+  for (size_t crash : {size_t{0}, size_t{1}, written.size() / 3, written.size() / 2, written.size() - 2, written.size() - 1}) {
+    SCOPED_TRACE("crash after write " + std::to_string(crash));
+    const auto path = dir / ("g" + std::to_string(crash) + ".json");
+    std::ofstream(path, std::ios::binary) << written[crash];
+    if (crash + 1 < written.size())
+      std::ofstream(dir / (".g" + std::to_string(crash) + ".json.tmp.Ab12Cd"), std::ios::binary) << written[crash + 1];
+    documents.clear();
+    auto j = Journal::OpenToRejudge(path, 1, "", options);
+    ASSERT_TRUE(j.ok()) << j.error();
+    EXPECT_FALSE(std::filesystem::exists(dir / (".g" + std::to_string(crash) + ".json.tmp.Ab12Cd")));  // the cut-short write is gone
+    EXPECT_EQ(j->replaying(), crash > 0);
+    testing::RefereedGame again;
+    testing::RefereeInto(*j, game.injected.record, &again);
+    ASSERT_FALSE(HasFailure());
+    EXPECT_EQ(ReadAll(path), whole);
+    EXPECT_EQ(documents.size(), written.size() - 1 - crash);  // only the writes the crash prevented are made
+    EXPECT_FALSE(j->replaying());
+  }
+}
+
+TEST(Journal, RejudgingThatDiffersFromTheRecordIsRefusedAndWritesNothing) {
+  TempDir dir;
+  const auto path = dir / "g.json";
+  testing::RefereedGame game;
+  testing::RefereeInjectedGame(path, "2p", 11, {}, &game);
+  ASSERT_FALSE(HasFailure());
+  const std::string before = ReadAll(path);
+  auto j = Journal::OpenToRejudge(path, 1, "");
+  ASSERT_TRUE(j.ok()) << j.error();
+  const nlohmann::json recorded = nlohmann::json::parse(before)["journal"][1];
+  ASSERT_EQ(recorded["kind"], "event");
+  ASSERT_TRUE(j->AppendEvent(recorded["data"]).ok());  // the recorded entry 1, again
+  auto wrong = j->AppendEvent({{"player", "Bob"}, {"do", "pick"}, {"slot", 5}});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.error().find("g.json: re-judging the game differs from the record at journal entry 2: the record has {\"seq\":2,"),
+            std::string::npos)
+      << wrong.error();
+  EXPECT_NE(wrong.error().find("re-judging gives a event entry {\"do\":\"pick\",\"player\":\"Bob\",\"slot\":5}"), std::string::npos)
+      << wrong.error();
+  EXPECT_EQ(j->failure(), wrong.error());
+  EXPECT_EQ(j->Retry(), wrong.error());  // never written over the record from a shorter memory
+  EXPECT_FALSE(j->AppendEvent(recorded["data"]).ok());
+  EXPECT_EQ(ReadAll(path), before);
+  // Where the resume point says the game was must be in the record.
+  auto v = VerifyRecordFile(path);
+  ASSERT_TRUE(v.ok());
+  EXPECT_NE(Journal::OpenToRejudge(path, v->entries + 1, "").error().find("cannot resume after entry " + std::to_string(v->entries + 1)),
+            std::string::npos);
+  EXPECT_NE(Journal::OpenToRejudge(path, 3, std::string(64, 'a')).error().find("journal entry 2 is not the one the resume point names"),
+            std::string::npos);
+  EXPECT_TRUE(Journal::OpenToRejudge(path, v->entries, v->head_hash).ok());
+}
+
 TEST(Journal, AFailedWriteLosesNothingAndStopsUntilRetry) {
   TempDir dir;
   FlakyDisk disk;
@@ -325,6 +397,13 @@ TEST(Journal, EnforcesItsLimits) {
   v = VerifyRecordFile(dir / "g.json", tight);
   ASSERT_FALSE(v.ok());
   EXPECT_NE(v.error().find("bytes, more than the limit of 100 bytes"), std::string::npos) << v.error();
+  // A record nested a million deep (2 MB): refused before it is parsed (hashing or printing it would recurse).
+  std::ofstream(dir / "deep.json") << R"({"format": "smallworld-record/1", "journal": [{"data": )" << std::string(1000000, '[')
+                                   << std::string(1000000, ']') << "}]}";
+  for (const std::string& error : {VerifyRecordFile(dir / "deep.json").error(), Journal::Open(dir / "deep.json").error()})
+    EXPECT_EQ(error, (dir / "deep.json").string() + ": JSON nested deeper than 64 levels");
+  // The journal's size limit is the record parser's: a record the referee writes, `swref play` reads.
+  EXPECT_EQ(JournalLimits{}.max_record_bytes, engine::kMaxRecordFileBytes);
   // Writing: an entry too large, a record too large.
   JournalOptions small;
   small.limits.max_entry_bytes = 400;

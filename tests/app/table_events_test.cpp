@@ -72,5 +72,31 @@ TEST(TableEvents, FileErrorsNameTheLine) {
   std::filesystem::remove_all(dir);
 }
 
+// The documented limits (docs/architecture.md, "Limits on outside input"): the file's size before it is read, the
+// number of events, a line's nesting before it is parsed; each an error naming the file (and line) and the limit.
+TEST(TableEvents, EnforcesTheLimits) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("swref-events-limits-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "events.jsonl").string();
+  {
+    std::ofstream out(path);
+    const std::string line = "{\"after_frame\": 1, \"do\": \"take_back\"}\n";
+    for (uintmax_t written = 0; written <= kMaxEventsFileBytes; written += line.size()) out << line;
+  }
+  EXPECT_NE(ReadEventsFile(path).error().find(path + ": the events file is "), std::string::npos);
+  EXPECT_NE(ReadEventsFile(path).error().find("bytes, more than the limit of 16777216 bytes"), std::string::npos)
+      << ReadEventsFile(path).error();
+  {
+    std::ofstream out(path);
+    for (size_t i = 0; i <= kMaxEvents; ++i) out << "{\"do\":\"take_back\"}\n";
+  }
+  EXPECT_EQ(ReadEventsFile(path).error(), path + ":100001: more than 100000 events");
+  std::ofstream(path) << "{\"do\": \"take_back\"}\n{\"do\": \"correct\", \"region\": " << std::string(100000, '[')
+                      << std::string(100000, ']') << "}\n";
+  EXPECT_EQ(ReadEventsFile(path).error(), path + ":2: JSON nested deeper than 64 levels");
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace swref::core

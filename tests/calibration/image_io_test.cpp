@@ -63,6 +63,24 @@ TEST(DecodeImage, NeverReachesAnotherDecoder) {
   EXPECT_EQ(DecodeImage(reproducer, cv::IMREAD_COLOR, "crash.bin").error(), "crash.bin: not a PNG, JPEG, BMP or PNM image");
 }
 
+// Found by fuzzing (fuzz/corpus/image/oom-pnm-number-then-comment.pnm, 4.26 million inputs in): a 17-byte PNM,
+// "P6\n2876#333270\n7#". The header check read 2876 then a comment then 7; OpenCV's reader ends a number at its
+// first non-digit and takes that byte with it, so it read 2876 x 333270 and allocated 2.9 GB. The check now reads
+// the numbers as OpenCV does, and refuses it.
+TEST(DecodeImage, ReadsAPnmHeaderAsOpenCvDoes) {
+  std::ifstream in(std::string(SWREF_SOURCE_DIR) + "/fuzz/corpus/image/oom-pnm-number-then-comment.pnm", std::ios::binary);
+  const std::string reproducer((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(reproducer, std::string("P6\n2876#333270\n7#"));
+  EXPECT_EQ(PeekImageHeader(reproducer, "x.ppm")->size, cv::Size(2876, 333270));
+  EXPECT_EQ(DecodeImage(reproducer, cv::IMREAD_COLOR, "x.ppm").error(),
+            "x.ppm: the picture is 2876x333270, larger than the limit of 8192 pixels a side");
+  // Comments between the numbers, and a number ended by any byte, as OpenCV reads them.
+  EXPECT_EQ(PeekImageHeader("P6 # a comment\n 12 # another\n34\n255\n", "y.ppm")->size, cv::Size(12, 34));
+  EXPECT_EQ(PeekImageHeader("P5\n7x9\n255\n", "z.pgm")->size, cv::Size(7, 9));
+  const std::string pgm = Encode(".pgm", cv::Mat(9, 7, CV_8U, cv::Scalar(5)));
+  EXPECT_EQ(DecodeImage(pgm, cv::IMREAD_UNCHANGED, "w.pgm")->size(), cv::Size(7, 9));
+}
+
 // A small file that declares a huge picture is refused from its header: nothing of that size is allocated.
 TEST(DecodeImage, RefusesPicturesOverTheLimitBeforeDecoding) {
   const std::string png = Encode(".png", Picture(kMaxImageSide + 1, 2));

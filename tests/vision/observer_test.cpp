@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -57,6 +57,28 @@ Rig MakeRig(uint64_t seed) {
   fs::remove_all(dir);
   rig.observer.emplace(setup, rig.table->map, std::move(*model), reference, ObserverOptions{});
   return rig;
+}
+
+// The cheap pose check keeps its patches as they were taken: checking a frame gives the same the first time and the
+// fifth (cv::phaseCorrelate windows its inputs in place; the kept patches used to fade with every check, so a
+// referee resumed after a crash read later frames differently from one that never stopped).
+TEST(PoseCheck, ACheckLeavesTheNextOneUnchanged) {
+  cv::Mat frame(240, 320, CV_8UC3);
+  cv::RNG rng(5);
+  rng.fill(frame, cv::RNG::UNIFORM, 0, 255);
+  cv::GaussianBlur(frame, frame, {7, 7}, 2);
+  cv::Mat shifted;
+  cv::warpAffine(frame, shifted, cv::Matx23d(1, 0, 0.2, 0, 1, 0.1), frame.size(), cv::INTER_LINEAR, cv::BORDER_REFLECT);
+  PoseCheck check;
+  check.Reset(frame, {{80, 60}, {240, 60}, {240, 180}, {80, 180}});
+  double first = -1;
+  ASSERT_TRUE(check.Unchanged(shifted, &first));
+  EXPECT_GT(first, 0.05);
+  for (int i = 0; i < 4; ++i) {
+    double again = -1;
+    EXPECT_TRUE(check.Unchanged(shifted, &again));
+    EXPECT_EQ(again, first) << "check " << i + 2;
+  }
 }
 
 TEST(Observer, BadFramesAreReportedNeverACrash) {

@@ -1,0 +1,32 @@
+// Players who answer the referee's questions by looking at the table: on a synthetic game, the frames' exact
+// truth (truth.jsonl, datasets/game_frames.h). `swref demo`, `swref bench referee` and `swref referee --truth`
+// use them to follow a whole game from its frames without people at the table: when the referee asks, they correct
+// every region it reads wrong in the frame it last observed, in one correction (and again, at most 3 times, when
+// the corrected board raises a new question). A question a correction cannot settle stays open, as at a real table.
+// The truth is read with datasets::ReadObservations (one Observation a frame, by frame index).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "app/core/referee_session.h"
+#include "vision/observation.h"
+
+namespace swref::core {
+
+class TruthPlayers {
+ public:
+  TruthPlayers(RefereeSession& session, std::vector<vision::Observation> truth) : session_(session), truth_(std::move(truth)) {}
+  // Hands `notice` on, then answers the question it may raise; the notices of the answer go on too.
+  void OnNotice(const Notice& notice, const std::function<void(const Notice&)>& next);
+  int questions() const { return questions_; }  // questions answered with a correction
+  int corrected() const { return corrected_; }  // region readings corrected in them
+
+ private:
+  RefereeSession& session_;
+  std::vector<vision::Observation> truth_;
+  int questions_ = 0, corrected_ = 0;
+};
+
+}  // namespace swref::core
