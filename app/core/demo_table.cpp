@@ -77,33 +77,43 @@ std::optional<TableEvent> DemoTable::Answer(const RefereeSession& session, int64
 }
 
 engine::Result<DemoTable> PrepareDemoTable(const engine::Record& script, const fs::path& dir, uint64_t seed, cv::Size frame,
-                                           const DemoProgress& progress) {
+                                           const DemoProgress& progress, const std::atomic<bool>* cancel) {
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) return R::Error(dir.string() + ": the folder is not empty; give a new folder");
-  // 1. The camera's frames of the scripted game.
-  datasets::GameFramesOptions fo;
-  fo.out = (dir / "table").string();
-  fo.frame = frame;
-  fo.seed = seed;
-  auto frames = datasets::WriteGameFrames(script, fo, [&](int d, int t) {
-    if (progress) progress("frames", d, t);
-  });
-  if (!frames) return R::Error(frames.error());
+  // A cancel is seen at every progress step; inside the frames' writer (which cannot stop by itself) it unwinds
+  // as an exception of its own, caught here. Every file written so far is removed.
+  struct Cancelled {};
+  const auto step = [&](const std::string& stage, int64_t done, int64_t total) {
+    if (cancel && cancel->load()) throw Cancelled{};
+    if (progress) progress(stage, done, total);
+  };
+  try {
+    // 1. The camera's frames of the scripted game.
+    datasets::GameFramesOptions fo;
+    fo.out = (dir / "table").string();
+    fo.frame = frame;
+    fo.seed = seed;
+    auto frames = datasets::WriteGameFrames(script, fo, [&](int d, int t) { step("frames", d, t); });
+    if (!frames) return R::Error(frames.error());
 
-  // 2. Setting up the table: the board from its reference photo, the tokens from their photos.
-  if (progress) progress("setup", 0, 2);
-  calibration::SetupRequest sr;
-  sr.map = script.map;
-  sr.layout = (dir / "table" / "layout.json").string();
-  sr.reference = (dir / "table" / "reference.png").string();
-  sr.camera = (dir / "table" / "camera.json").string();
-  sr.out = (dir / "setup").string();
-  auto setup = core::SetupBoard(sr);
-  if (!setup) return R::Error(setup.error());
-  if (progress) progress("setup", 1, 2);
-  auto enrolled = EnrollFromCrops(sr.out, (dir / "table" / "crops").string());
-  if (!enrolled) return R::Error(enrolled.error());
-  if (progress) progress("setup", 2, 2);
+    // 2. Setting up the table: the board from its reference photo, the tokens from their photos.
+    step("setup", 0, 2);
+    calibration::SetupRequest sr;
+    sr.map = script.map;
+    sr.layout = (dir / "table" / "layout.json").string();
+    sr.reference = (dir / "table" / "reference.png").string();
+    sr.camera = (dir / "table" / "camera.json").string();
+    sr.out = (dir / "setup").string();
+    auto setup = core::SetupBoard(sr);
+    if (!setup) return R::Error(setup.error());
+    step("setup", 1, 2);
+    auto enrolled = EnrollFromCrops(sr.out, (dir / "table" / "crops").string());
+    if (!enrolled) return R::Error(enrolled.error());
+    step("setup", 2, 2);
+  } catch (const Cancelled&) {
+    fs::remove_all(dir, ec);
+    return R::Error(kDemoCancelled);
+  }
   std::ofstream(dir / "demo-ready.json") << ReadyStamp(seed, frame).dump() << "\n";
   return Load(dir);
 }

@@ -4,6 +4,7 @@
 // what the players at this table answer when the referee asks: the true reading of the regions read wrong.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -37,9 +38,11 @@ struct DemoTable {
 };
 
 // Photographs `script` (seed: the table, the camera and the hands) into `dir` (which must be absent or empty),
-// sets the table up and enrolls the tokens. Errors name the step's file.
+// sets the table up and enrolls the tokens. Errors name the step's file. `cancel` (optional, set from any thread):
+// the preparation stops at its next frame or setup step with the error kDemoCancelled, and `dir` is removed.
+inline constexpr const char* kDemoCancelled = "the demo table's preparation was cancelled";
 engine::Result<DemoTable> PrepareDemoTable(const engine::Record& script, const std::filesystem::path& dir, uint64_t seed, cv::Size frame,
-                                           const DemoProgress& progress = nullptr);
+                                           const DemoProgress& progress = nullptr, const std::atomic<bool>* cancel = nullptr);
 // A folder PrepareDemoTable made complete before (its last file written is dir/demo-ready.json); an error when
 // it is not one, or was made for another seed or frame size.
 engine::Result<DemoTable> OpenDemoTable(const std::filesystem::path& dir, uint64_t seed, cv::Size frame);

@@ -1,5 +1,6 @@
 // The combo column on the Play screen: the six race + power combos on offer, top first, each with the coins
-// lying on it and what it costs; a click picks it for the player whose turn it is.
+// lying on it and what it costs (SoloPlay: the player's five combos, each with its price); a click picks it for
+// the player whose turn it is.
 #pragma once
 
 #include <QListWidget>

@@ -95,7 +95,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 MainWindow::~MainWindow() {
-  // The worker lets go of the session (its record stays open: a game can be resumed) and the thread ends.
+  // The worker lets go of the session (its record stays open: a game can be resumed) and the thread ends; a demo
+  // table being prepared is cancelled first (the worker's thread would be busy with it for minutes).
+  CancelPreparation();
   QMetaObject::invokeMethod(
       worker_, [w = worker_] { w->Detach(); }, Qt::BlockingQueuedConnection);
   thread_.quit();
@@ -103,8 +105,13 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  CancelPreparation();
   if (wizard_) wizard_->close();
   event->accept();
+}
+
+void MainWindow::CancelPreparation() {
+  if (cancel_) *cancel_ = true;
 }
 
 QString MainWindow::DataDir(const QString& sub) const {
@@ -202,8 +209,14 @@ void MainWindow::RunDemo() {
   StartGame(start);
 }
 
-void MainWindow::StartGame(const GameStart& start) {
+void MainWindow::StartGame(const GameStart& given) {
+  // A preparation still under way for an earlier start is not wanted any more.
+  CancelPreparation();
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  GameStart start = given;
+  start.cancel = cancel_;
   last_error_.clear();
+  starting_ = true;
   ShowScreen(0);
   play_->board()->SetPlaceholder(start.source == GameStart::Source::kDemo ? "Starting the demo..." : "Starting the game...");
   worker_->Post([w = worker_, start] { w->Start(start); });
@@ -234,16 +247,19 @@ bool MainWindow::SaveCopy(const QString& path) {
 }
 
 void MainWindow::StopGame() {
+  CancelPreparation();
   worker_->Post([w = worker_] { w->Close("stopped by the players"); });
 }
 
 void MainWindow::DetachGame() {
+  CancelPreparation();
   worker_->Post([w = worker_] { w->Detach(); });
 }
 
 void MainWindow::OnSnapshot(const SnapshotPtr& s) {
   const bool summary_changed = !last_ || last_->summary != s->summary;
   last_ = s;
+  starting_ = false;
   progress_->hide();
   play_->Show(s);
   if (summary_changed && s->summary) {
@@ -260,7 +276,10 @@ void MainWindow::OnFailed(const QString& error) {
   last_error_ = error;
   progress_->hide();
   statusBar()->showMessage(error);
-  if (!last_ || !last_->game) play_->board()->SetPlaceholder("Could not start: " + error);
+  // Only a start that failed is said on the board; any other refusal (a key pressed with no game) is in the
+  // status bar alone.
+  if (starting_ && (!last_ || !last_->game)) play_->board()->SetPlaceholder("Could not start: " + error);
+  starting_ = false;
 }
 
 }  // namespace swref::gui

@@ -58,6 +58,7 @@ class MainWindow : public QMainWindow {
   void OnSnapshot(const SnapshotPtr& s);
   void OnFailed(const QString& error);
   QString DataDir(const QString& sub) const;
+  void CancelPreparation();  // the demo table being prepared for the last start, if any, stops
 
   QThread thread_;
   SessionWorker* worker_;
@@ -70,6 +71,8 @@ class MainWindow : public QMainWindow {
   SnapshotPtr last_;
   QString last_error_;
   int demo_width_ = 1920, demo_height_ = 1080;
+  std::shared_ptr<std::atomic<bool>> cancel_;  // the last start's
+  bool starting_ = false;                      // a start was posted and has neither shown a game nor failed
 };
 
 }  // namespace swref::gui

@@ -24,12 +24,18 @@
 #include "app/gui/qt_util.h"
 #include "app/gui/session_worker.h"
 #include "engine/components.h"
+#include "engine/replay.h"
 
 namespace swref::gui {
 namespace {
 
 QString Phase(const engine::Game& g) {
   if (g.finished()) return "game over";
+  if (g.solo() && g.solo()->phase == engine::SoloPhase::kSetup) {  // SoloPlay's setup: the opposition is placed first
+    const engine::OppositionRace& o = g.solo()->opposition[g.solo()->placing];
+    return QString("setup: placing the opposition's %1 + %2")
+        .arg(Q(std::string(engine::Info(o.race).name)), Q(std::string(engine::Info(o.power).name)));
+  }
   const engine::TurnState& t = g.turn();
   if (t.declined) return "declining";
   if (g.players()[g.current_player()].active < 0) return "picking a combo";
@@ -151,14 +157,56 @@ PlayView::PlayView(SessionWorker* worker, QWidget* parent) : QWidget(parent), wo
   Show(nullptr);
 }
 
+namespace {
+
+// The game's result once it is over, from the session's `ended` notice ({coins, winners}, and `solo` for a
+// SoloPlay game); a game that was over when its record was resumed has had no such notice, and its result is
+// made from the game itself in the same form. Every player's coins are shown now (docs/gui.md, Coins).
+nlohmann::json Result(const Snapshot& s) {
+  if (s.result.is_object() || !s.game || !s.game->finished()) return s.result;
+  const engine::Game& g = *s.game;
+  nlohmann::json result = {{"coins", nlohmann::json::object()}, {"winners", nlohmann::json::array()}};
+  for (const auto& p : g.players()) result["coins"][p.name] = p.coins;
+  for (int w : g.Winners()) result["winners"].push_back(g.players()[w].name);
+  if (g.solo()) result["solo"] = engine::SoloResult(g);
+  return result;
+}
+
+QString ResultText(const nlohmann::json& r) {
+  if (!r.is_object()) return {};
+  if (r.contains("solo") && r.at("solo").is_object()) {
+    const nlohmann::json& solo = r.at("solo");
+    QString text = QString("<b>Game over: solo score %1</b> (the player's coins less the opposition's %2)")
+                       .arg(solo.value("score", 0))
+                       .arg(solo.value("opposition", 0));
+    const nlohmann::json rating = solo.value("rating", nlohmann::json()), end = solo.value("end", nlohmann::json());
+    if (rating.is_string()) text += QString(" &middot; rating <b>%1</b>").arg(Q(rating.get<std::string>()));
+    if (end.is_object()) text += "<br>End items: " + SoloEndItems(end);
+    return text;
+  }
+  QStringList winners, coins;
+  for (const auto& w : r.value("winners", nlohmann::json::array())) winners << Q(w.get<std::string>()).toHtmlEscaped();
+  const nlohmann::json held = r.value("coins", nlohmann::json::object());  // kept: items() refers to it
+  for (const auto& [name, c] : held.items()) coins << QString("%1 %2").arg(Q(name).toHtmlEscaped()).arg(c.get<int>());
+  const QString who = winners.size() == 1 ? winners[0] + " wins" : winners.join(" and ") + " share the win";
+  return QString("<b>Game over: %1</b> &middot; coins: %2").arg(who, coins.join(", "));
+}
+
+}  // namespace
+
 QString PlayView::Status(const Snapshot& s) const {
   if (!s.game) return "<b>No game.</b> Ctrl+D plays the demo; Ctrl+N starts a game; Ctrl+R resumes one.";
   const engine::Game& g = *s.game;
   const QString player = Q(g.players()[g.current_player()].name);
-  QString text = QString("<b>Round %1 of %2</b> &middot; <b style='color:%3'>%4</b>'s turn &middot; %5")
+  // SoloPlay counts its own rounds; its opposition's score is public (the player's coins stay on the Coins screen).
+  const int rounds = g.solo() ? g.solo()->rounds : g.map().turns;
+  QString text = QString("%1<b>Round %2 of %3</b> &middot; <b style='color:%4'>%5</b>'s turn &middot; %6")
+                     .arg(g.solo() ? QString("<b>SoloPlay</b> &middot; ") : QString())
                      .arg(g.round())
-                     .arg(g.map().turns)
+                     .arg(rounds)
                      .arg(PlayerColour(g.current_player()).name(), player.toHtmlEscaped(), Phase(g));
+  if (g.solo() && !g.finished()) text += QString("<br>The opposition's score so far: %1").arg(g.solo()->OppositionTotal());
+  if (const QString result = ResultText(Result(s)); !result.isEmpty()) text += "<br>" + result;
   QString frames = s.frame_index < 0 ? QString("no frame yet") : QString("frame %1").arg(s.frame_index + 1);
   if (s.frame_count > 0) frames += QString(" of %1").arg(s.frame_count);
   if (!s.still.empty() && s.frame_index >= 0) frames += " &middot; " + Q(s.still);

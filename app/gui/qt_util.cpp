@@ -72,4 +72,12 @@ QString DescribeAction(const nlohmann::json& a) {
   return text;
 }
 
+QString SoloEndItems(const nlohmann::json& end) {
+  if (!end.is_object()) return {};
+  QStringList items;
+  for (const char* key : {"eliminated", "sets", "lost_tribes", "defences_overcome", "defences_held", "unconquered", "tokens_left"})
+    items << QString("%1 %2").arg(QString(key).replace('_', ' ')).arg(end.value(key, 0));
+  return items.join(", ") + QString(" = <b>%1</b>").arg(end.value("total", 0));
+}
+
 }  // namespace swref::gui

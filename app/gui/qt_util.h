@@ -34,5 +34,8 @@ QColor PlayerColour(int index);
 QString KindName(const std::string& kind);
 // A game action in the record's JSON form as a sentence: "Ann conquers region 5 (3 tokens)".
 QString DescribeAction(const nlohmann::json& action);
+// A SoloPlay game's end items (the `end` object of engine::SoloResult / SoloDocument) with their total, as rich
+// text: "eliminated 0, sets 0, lost tribes 4, ... = <b>3</b>".
+QString SoloEndItems(const nlohmann::json& end);
 
 }  // namespace swref::gui

@@ -171,10 +171,7 @@ void RecordsView::ShowSolo(const QString& path) {
                  .arg(r.value("total", 0));
   text += "<small>" + races.join(" &middot; ") + "</small><br>";
   if (solo["end"].is_object()) {
-    QStringList items;
-    for (const char* key : {"eliminated", "sets", "lost_tribes", "defences_overcome", "defences_held", "unconquered", "tokens_left"})
-      items << QString("%1 %2").arg(QString(key).replace('_', ' ')).arg(solo["end"].value(key, 0));
-    text += "End items: " + items.join(", ") + QString(" = <b>%1</b><br>").arg(solo["end"].value("total", 0));
+    text += "End items: " + SoloEndItems(solo["end"]) + "<br>";
   } else {
     text += "End items: after the last round<br>";
   }

@@ -47,6 +47,7 @@ void SessionWorker::Reset() {
   running_ = ended_ = false;
   highlight_.clear();
   banner_.clear();
+  result_ = nullptr;
   summary_.reset();
   last_options_ = nlohmann::json::array();
 }
@@ -76,10 +77,10 @@ void SessionWorker::Start(const GameStart& start) {
       // Not prepared yet (or for another size): the demo's own folder is made again.
       std::error_code ec;
       std::filesystem::remove_all(start.demo_dir, ec);
-      table =
-          core::PrepareDemoTable(script->record, start.demo_dir, start.seed, size,
-                                 [this](const std::string& stage, int64_t done, int64_t total) { emit Progress(Q(stage), done, total); });
-      if (!table) return fail(table.error());
+      table = core::PrepareDemoTable(
+          script->record, start.demo_dir, start.seed, size,
+          [this](const std::string& stage, int64_t done, int64_t total) { emit Progress(Q(stage), done, total); }, start.cancel.get());
+      if (!table) return fail(table.error() == core::kDemoCancelled ? "The demo table's preparation was stopped." : table.error());
     }
     table_ = std::move(*table);
     setup = table_->setup;
@@ -211,6 +212,9 @@ void SessionWorker::Track(const std::vector<core::Notice>& notices) {
       case core::NoticeKind::kStopped:
         banner_ = n.text;
         break;
+      case core::NoticeKind::kEnded:
+        result_ = n.data;
+        break;
       default:
         break;
     }
@@ -255,6 +259,7 @@ void SessionWorker::Publish(std::vector<core::Notice> notices) {
   s->autopilot = autopilot_;
   s->source = start_.source == GameStart::Source::kDemo ? "the demo table" : start_.path;
   s->summary = summary_;
+  s->result = result_;
   emit Updated(s);
 }
 

@@ -4,6 +4,7 @@
 // call below runs on the worker's thread: the window posts them with Post().
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -35,6 +36,9 @@ struct GameStart {
   uint64_t seed = 7;
   std::string demo_dir;
   int frame_width = 1920, frame_height = 1080;
+  // Set from the window's thread (a game stopped, the window closed): the demo table's preparation stops at its
+  // next step and its folder is removed (core::PrepareDemoTable).
+  std::shared_ptr<std::atomic<bool>> cancel;
 };
 
 class SessionWorker : public QObject {
@@ -83,6 +87,7 @@ class SessionWorker : public QObject {
   std::vector<int> highlight_;
   nlohmann::json last_options_ = nlohmann::json::array();  // the open question's options, kept between snapshots
   std::string banner_;
+  nlohmann::json result_;  // the `ended` notice's data
   std::shared_ptr<const core::GameSummary> summary_;
 };
 

@@ -37,6 +37,9 @@ struct Snapshot {
   std::string record;                                // the record being written
   std::string source;                                // where the frames come from, for the title
   std::shared_ptr<const core::GameSummary> summary;  // the record's turns and coins (after each tally)
+  // The session's `ended` notice's data once the game is over ({coins, winners}, and `solo` for a SoloPlay game:
+  // its end items, the opposition's total, the score and the rating); null before.
+  nlohmann::json result;
 };
 
 using SnapshotPtr = std::shared_ptr<const Snapshot>;

@@ -3,6 +3,7 @@
 // game photographed at a small size, made once for the suite.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 
 #include "app/core/board_overlay.h"
@@ -209,6 +210,31 @@ TEST_F(DemoTableTest, TheDemoPlayersCorrectOnlyWhatIsReadWrong) {
   auto session = RefereeSession::Start(Options("no-question.json"), script_->record);
   ASSERT_TRUE(session) << session.error();
   EXPECT_FALSE(table_->Answer(**session, 0).has_value());
+}
+
+TEST_F(DemoTableTest, ACancelledPreparationStopsSoonAndLeavesNoFolder) {
+  // Cancelled from the progress (as the GUI does from its window's thread) after a few frames.
+  const fs::path dir = dir_->path() / "cancelled";
+  std::atomic<bool> cancel = false;
+  int steps = 0;
+  int64_t total = 0;
+  auto table = PrepareDemoTable(
+      script_->record, dir, 7, kFrame,
+      [&](const std::string& stage, int64_t, int64_t t) {
+        EXPECT_EQ(stage, "frames");
+        total = t;
+        if (++steps == 3) cancel = true;
+      },
+      &cancel);
+  ASSERT_FALSE(table);
+  EXPECT_EQ(table.error(), kDemoCancelled);
+  EXPECT_EQ(steps, 3);  // no step after the cancel
+  EXPECT_GT(total, 100);
+  EXPECT_FALSE(fs::exists(dir));
+  // Cancelled before it starts: nothing is made.
+  auto before = PrepareDemoTable(script_->record, dir, 7, kFrame, nullptr, &cancel);
+  ASSERT_FALSE(before);
+  EXPECT_FALSE(fs::exists(dir));
 }
 
 }  // namespace
