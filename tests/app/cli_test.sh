@@ -151,6 +151,8 @@ grep -q "missing 10, 11, 12, 13" "$tmp/err.txt"; check "... naming the missing m
 "$swref" enroll --setup "$tmp/setupm" --mat "$tmp/dsm/mat_front.jpg" --flipped "$tmp/dsm/mat_flipped.jpg" > "$tmp/enrollm.txt"
 check "enroll from the two photos of the printed mat" $?
 grep -q "Enrolled 44 crops of 36 token kinds" "$tmp/enrollm.txt"; check "... every kind: 22 cells in each photo" $?
+grep -Eq "^amazons +1 +- " "$tmp/enrollm.txt" && grep -Eq "^dragon +2 +[0-9]+% " "$tmp/enrollm.txt"
+check "... the quality of a kind in both photos, none for a single photo" $?
 
 echo "cli: $passed passed, $failed failed"
 [ $failed = 0 ]
