@@ -173,7 +173,7 @@ const std::vector<std::string>& MatNotes() {
       "2. Flip every race token (decline side up); the",
       "   lost tribe and the pieces stay. Photograph again.",
       "3. swref enroll --setup SETUP",
-      "      --mat ACTIVE.jpg DECLINE.jpg",
+      "      --mat ACTIVE.jpg --flipped DECLINE.jpg",
   };
   return notes;
 }

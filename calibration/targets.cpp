@@ -214,8 +214,9 @@ void DrawMat(cairo_t* cr, const MatGeometry& mat, cv::Point2d at) {
   cairo_restore(cr);
 }
 
-Result<sheet::Sheet> MatSheet(cv::Size2d page, const std::string& paper) {
-  using R = Result<sheet::Sheet>;
+// Where the mat's origin lies on a page: centred across, under the header and the line of text.
+Result<cv::Point2d> MatOrigin(cv::Size2d page, const std::string& paper) {
+  using R = Result<cv::Point2d>;
   const MatGeometry mat = Mat(paper);
   // The blank strip around the markers may run into the page margins; what is printed may not.
   const double top = kMarginMm + kHeaderMm + 7 - mat.quiet_mm;
@@ -223,7 +224,15 @@ Result<sheet::Sheet> MatSheet(cv::Size2d page, const std::string& paper) {
   if (printed.width > page.width - 2 * kMarginMm || top + mat.quiet_mm + printed.height > page.height - kMarginMm) {
     return R::Error("the enrollment mat does not fit on the page");  // a geometry bug: tests cover both papers
   }
-  const cv::Point2d at((page.width - mat.size_mm.width) / 2, top);
+  return cv::Point2d((page.width - mat.size_mm.width) / 2, top);
+}
+
+Result<sheet::Sheet> MatSheet(cv::Size2d page, const std::string& paper) {
+  using R = Result<sheet::Sheet>;
+  const MatGeometry mat = Mat(paper);
+  const auto origin = MatOrigin(page, paper);
+  if (!origin) return R::Error(origin.error());
+  const cv::Point2d at = *origin;
   sheet::Sheet out{"swref token enrollment mat", page, {}};
   out.pages.push_back([=](cairo_t* cr) {
     sheet::Header(cr, "swref token enrollment mat");
@@ -352,6 +361,12 @@ Result<std::vector<cv::Mat>> RenderCharucoPages(const std::string& paper, const 
 
 Result<std::vector<cv::Mat>> RenderMatPages(const std::string& paper, double px_per_mm) {
   return Render(paper, px_per_mm, [&](cv::Size2d page) { return MatSheet(page, paper); });
+}
+
+Result<cv::Point2d> MatOriginOnPage(const std::string& paper) {
+  auto page = PaperSize(paper);
+  if (!page) return Result<cv::Point2d>::Error(page.error());
+  return MatOrigin(*page, paper);
 }
 
 }  // namespace swref::calibration

@@ -56,4 +56,8 @@ engine::Result<std::vector<cv::Mat>> RenderCharucoPages(const std::string& paper
                                                         double px_per_mm);
 engine::Result<std::vector<cv::Mat>> RenderMatPages(const std::string& paper, double px_per_mm);
 
+// Where the enrollment mat lies on its printed page: the page position (mm from the page's top-left corner) of the
+// mat's origin (mat.h's coordinates). An error naming the choices for an unknown paper.
+engine::Result<cv::Point2d> MatOriginOnPage(const std::string& paper);
+
 }  // namespace swref::calibration

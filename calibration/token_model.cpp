@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -351,6 +352,7 @@ engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& pat
         kq.kind = kind;
         ++kq.samples;
         if (rest.empty()) continue;  // a single photo: nothing to compare it with
+        ++kq.compared;
         const std::vector<TokenMatch> m = loo.Rank(p.samples, 2);
         if (!m.empty() && m[0].kind == kind) kq.loo_accuracy += 1;
         else if (!m.empty()) ++wrong[kind][m[0].kind];
@@ -368,8 +370,7 @@ engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& pat
     }
   }
   for (auto& [kind, kq] : q) {
-    const int compared = static_cast<int>(by_kind[kind].size()) > 1 ? kq.samples : 0;
-    kq.loo_accuracy = compared ? kq.loo_accuracy / compared : 1.0;
+    kq.loo_accuracy = kq.compared ? kq.loo_accuracy / kq.compared : 1.0;
     int most = 0;
     for (const auto& [other, n] : wrong[kind])
       if (n > most) most = n, kq.most_confused_with = other;
@@ -601,21 +602,27 @@ double TokenModel::max_size_mm() const {
   return m;
 }
 
+double TokenModel::Closeness(const std::string& a, const std::string& b) const {
+  const KindTemplate* ta = Find(a);
+  const KindTemplate* tb = Find(b);
+  if (!ta || !tb || ta == tb) return std::numeric_limits<double>::infinity();
+  // One template read as a photo of the other, at its best rotation and light offset; the error is not
+  // symmetric (each weighs its own samples), so both ways round, the closer kept.
+  auto error = [](const KindTemplate& seen, const KindTemplate& t) {
+    const int k = ArgMin(RotationErrors(MakeSpectra(seen.mean), t.spectra));
+    const LabOffset o = FitOffset(seen.mean, t.mean, t.weight, k, kCap);
+    return RobustError(seen.mean, t.mean, t.weight, k, kCap, nullptr, nullptr, o);
+  };
+  return std::min(error(*ta, *tb), error(*tb, *ta)) / std::max(ta->typical_error, tb->typical_error);
+}
+
 std::vector<std::pair<std::string, std::string>> TokenModel::LookAlikes(double ratio) const {
   std::vector<std::pair<std::string, std::string>> out;
-  for (size_t i = 0; i < kinds_.size(); ++i) {
-    const SampleSpectra s = MakeSpectra(kinds_[i].mean);
-    for (size_t j = 0; j < kinds_.size(); ++j) {
-      if (i == j) continue;
-      const auto e = RotationErrors(s, kinds_[j].spectra);
-      const int k = ArgMin(e);
-      const LabOffset o = FitOffset(kinds_[i].mean, kinds_[j].mean, kinds_[j].weight, k, kCap);
-      const double d = RobustError(kinds_[i].mean, kinds_[j].mean, kinds_[j].weight, k, kCap, nullptr, nullptr, o);
-      if (d < ratio * std::max(kinds_[i].typical_error, kinds_[j].typical_error)) out.emplace_back(std::min(kinds_[i].kind, kinds_[j].kind), std::max(kinds_[i].kind, kinds_[j].kind));
-    }
-  }
+  for (size_t i = 0; i < kinds_.size(); ++i)
+    for (size_t j = i + 1; j < kinds_.size(); ++j)
+      if (Closeness(kinds_[i].kind, kinds_[j].kind) < ratio)
+        out.emplace_back(std::min(kinds_[i].kind, kinds_[j].kind), std::max(kinds_[i].kind, kinds_[j].kind));
   std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

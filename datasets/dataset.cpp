@@ -13,6 +13,7 @@
 #include "calibration/intrinsics.h"
 #include "datasets/board_art.h"
 #include "datasets/layout_gen.h"
+#include "datasets/mat_photo.h"
 #include "datasets/token_art.h"
 #include "engine/builtin_maps.h"
 #include "engine/components.h"
@@ -32,7 +33,17 @@ namespace {
 
 uint64_t SubSeed(uint64_t seed, uint64_t stream, uint64_t index) { return DeriveSeed(seed, stream, index); }
 
-enum Stream : uint64_t { kLayoutStream = 1, kArtStream, kTableStream, kReferenceStream, kCropStream, kGameStream, kSceneStream, kLensStream };
+enum Stream : uint64_t {
+  kLayoutStream = 1,
+  kArtStream,
+  kTableStream,
+  kReferenceStream,
+  kCropStream,
+  kGameStream,
+  kSceneStream,
+  kLensStream,
+  kMatStream
+};
 
 std::string Numbered(const char* prefix, int i, const char* ext) {
   char buf[64];
@@ -173,8 +184,9 @@ cv::Mat RenderScene(const SyntheticTable& table, const engine::Board& board, con
 }
 
 int SetupMaterialSteps(const SetupMaterialOptions& options) {
-  // 1 for the reference, then one per round of 12 crops.
-  return 1 + (options.crops_per_kind > 0 ? (static_cast<int>(AllTokenKinds().size()) * options.crops_per_kind + 11) / 12 : 0);
+  // 1 for the reference, 1 for the mat photos, then one per round of 12 crops.
+  return 1 + (options.mat_photos ? 1 : 0) +
+         (options.crops_per_kind > 0 ? (static_cast<int>(AllTokenKinds().size()) * options.crops_per_kind + 11) / 12 : 0);
 }
 
 engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupMaterialOptions& options,
@@ -194,10 +206,11 @@ engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupM
   }
   if (!WriteText(out / "layout.json", ToJson(layout).dump(1) + "\n")) return WriteError<int>(out / "layout.json", "cannot write");
 
-  const int crop_rounds = SetupMaterialSteps(options) - 1;
+  const int steps = SetupMaterialSteps(options);
+  const int crop_rounds = steps - 1 - (options.mat_photos ? 1 : 0);
   int done = 0;
   auto advance = [&] {
-    if (progress) progress(++done, crop_rounds + 1);
+    if (progress) progress(++done, steps);
   };
 
   // The empty board's reference photo: the setup's pieces absent, as ARCHITECTURE's setup folder asks.
@@ -208,6 +221,25 @@ engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupM
     if (!cv::imwrite((out / "reference.png").string(), ref)) return WriteError<int>(out / "reference.png", "cannot write");
     std::ofstream f(out / "reference.json");
     f << FrameJson("reference.png", shot, table.layout).dump() << "\n";
+    advance();
+  }
+
+  // The enrollment mat, photographed on each side by the table camera under the reference's light (JPEG files, as
+  // a camera writes them).
+  if (options.mat_photos) {
+    for (const bool flipped : {false, true}) {
+      MatPhotoOptions mat;
+      mat.flipped = flipped;
+      mat.frame = options.frame;
+      mat.ranges.lens = options.lens;
+      mat.ranges.jpeg = false;  // the file is the JPEG round trip
+      mat.light = options.reference_shot.light;
+      mat.seed = SubSeed(options.seed, kMatStream, flipped ? 1 : 0);
+      auto photo = RenderMatPhoto(mat);
+      if (!photo) return engine::Result<int>::Error(photo.error());
+      const fs::path file = out / (flipped ? "mat_flipped.jpg" : "mat_front.jpg");
+      if (!cv::imwrite(file.string(), photo->image, {cv::IMWRITE_JPEG_QUALITY, 90})) return WriteError<int>(file, "cannot write");
+    }
     advance();
   }
 
@@ -306,6 +338,7 @@ engine::Result<DatasetSummary> GenerateDataset(const DatasetOptions& options, co
   setup.map = options.table.map;
   setup.frame = options.frame;
   setup.crops_per_kind = options.crops_per_kind;
+  setup.mat_photos = options.mat_photos;
   setup.seed = options.table.seed;
   // One camera for the whole dataset, as at a real table: one lens (its calibration is written as camera.json),
   // while the pose, the light and the sensor's noise change from photo to photo.
@@ -381,6 +414,7 @@ engine::Result<DatasetSummary> GenerateDataset(const DatasetOptions& options, co
   info["crops"] = summary.crops;
   info["files"] = {{"truth", "truth.jsonl"}, {"frames", "frames.jsonl"}, {"reference", "reference.png"},
                    {"camera", "camera.json"}, {"layout", "layout.json"}, {"map", "map.json"}, {"crops", "crops/<kind>/*.png"}};
+  if (options.mat_photos) info["files"]["mat"] = {"mat_front.jpg", "mat_flipped.jpg"};
   if (!WriteText(out / "dataset.json", info.dump(1) + "\n")) return WriteError<DatasetSummary>(out / "dataset.json", "cannot write");
   return summary;
 }

@@ -60,7 +60,10 @@ engine::Board SetupBoard(const engine::Map& map);
 using ProgressFn = std::function<void(int done, int total)>;
 
 // The setup material of a synthetic table, written into an existing folder: map.json, layout.json,
-// reference.png (+ reference.json: where the camera was) and crops/<kind>/NNNNN.png, one token per image.
+// reference.png (+ reference.json: where the camera was), crops/<kind>/NNNNN.png, one token per image, and (with
+// `mat_photos`) mat_front.jpg and mat_flipped.jpg: the printed enrollment mat with one token of each kind in its
+// cell, active sides up, then the race tokens flipped (mat_photo.h), taken by the same camera under the
+// reference's light.
 struct SetupMaterialOptions {
   std::string out;
   std::string map = "2p";                // as given by the user: a built-in key is written out, a file copied
@@ -68,6 +71,7 @@ struct SetupMaterialOptions {
   CameraShot reference_shot;             // how the empty board is photographed
   std::optional<Lens> lens;              // the camera's lens for the crops' photos (else one a photo)
   int crops_per_kind = 6;
+  bool mat_photos = false;
   uint64_t seed = 1;
 };
 int SetupMaterialSteps(const SetupMaterialOptions& options);  // progress steps WriteSetupMaterial reports
@@ -87,6 +91,7 @@ struct DatasetOptions {
   cv::Size frame{1920, 1080};
   double motion_rate = 0.1;              // share of photos with arms over the board (truth status "motion")
   int crops_per_kind = 6;                // enrollment crops of each token kind
+  bool mat_photos = true;                // the two photos of the enrollment mat (SetupMaterialOptions)
   std::string out;                       // folder to write (created; must be empty or absent)
   double max_tilt_deg = 15;              // the camera's tilt from overhead, per photo
   std::optional<Lens> lens;              // the camera's lens; else one drawn from the seed

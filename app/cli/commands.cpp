@@ -245,9 +245,11 @@ int RunEnroll(const std::string& setup, const std::string& crops, const std::vec
   std::printf("Enrolled %d crops of %zu token kinds into %s.\n\n", report->samples, report->kinds.size(), report->model_path.c_str());
   std::printf("%-20s %7s %10s  %s\n", "kind", "samples", "quality", "most confused with");
   for (const auto& k : report->kinds) {
-    std::printf("%-20s %7d %9.0f%%  %s\n", k.kind.c_str(), k.samples, 100 * k.loo_accuracy, k.most_confused_with.c_str());
+    char quality[16] = "-";
+    if (k.compared) std::snprintf(quality, sizeof quality, "%.0f%%", 100 * k.loo_accuracy);
+    std::printf("%-20s %7d %10s  %s\n", k.kind.c_str(), k.samples, quality, k.most_confused_with.c_str());
   }
-  std::printf("\n(quality: share of a kind's crops named right by the other crops, leave-one-out)\n");
+  std::printf("\n(quality: share of a kind's photos named right by its other photos, leave-one-out; -: a single photo, not measured)\n");
   if (!report->look_alikes.empty()) {
     std::printf("Look-alikes, check them under the game's light:");
     for (const auto& [a, b] : report->look_alikes) std::printf(" %s/%s", a.c_str(), b.c_str());

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
+#include <opencv2/calib3d.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/image_io.h"
+#include "calibration/intrinsics.h"
 #include "calibration/mat.h"
 #include "engine/components.h"
 
@@ -91,12 +94,24 @@ engine::Result<EnrollReport> EnrollFromMat(const std::string& setup_dir, const s
   if (!setup) return R::Error(setup.error());
   if (front.empty()) return R::Error("--mat: at least one photo of the mat with the tokens' active sides up");
   const calibration::MatGeometry mat = calibration::Mat(paper);
+  // The table camera's lens, when the setup knows it: a photo of its size is taken to come from it.
+  std::optional<calibration::CameraModel> camera;
+  if (setup->has_camera) {
+    auto read = calibration::ReadCameraFile((fs::path(setup_dir) / "camera.json").string());
+    if (!read) return R::Error(read.error());
+    camera = std::move(*read);
+  }
   std::vector<calibration::EnrollPatch> patches;
   int group = 0;
   auto add = [&](const std::string& path, bool turned) -> std::string {
     auto image = calibration::ReadImageFile(path, cv::IMREAD_COLOR);
     if (!image) return image.error();
-    const cv::Mat photo = std::move(*image);
+    cv::Mat photo = std::move(*image);
+    if (camera && photo.size() == camera->image_size) {
+      cv::Mat undistorted;
+      cv::undistort(photo, undistorted, camera->K, camera->dist, camera->K);
+      photo = undistorted;
+    }
     auto read = calibration::ReadMatPhoto(photo, mat, path);
     if (!read) return read.error();
     const auto empty = calibration::EmptyCellMessages(*read, path);

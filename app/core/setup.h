@@ -25,7 +25,9 @@ struct EnrollReport {
 engine::Result<EnrollReport> EnrollFromCrops(const std::string& setup_dir, const std::string& crops_dir);
 
 // Enrolls from photos of the enrollment mat (`swref print mat`): `front` photos with every token's active side up,
-// `flipped` ones with the race tokens turned over. Every cell must hold its token; an empty cell is named.
+// `flipped` ones with the race tokens turned over. Every cell must hold its token; an empty cell is named. When the
+// setup has the table camera's calibration, a photo of that camera's size is undistorted first (a photo of another
+// size, from a phone, is read as it is).
 engine::Result<EnrollReport> EnrollFromMat(const std::string& setup_dir, const std::vector<std::string>& front,
                                            const std::vector<std::string>& flipped, const std::string& paper);
 

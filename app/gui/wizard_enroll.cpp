@@ -150,8 +150,9 @@ void EnrollPage::ShowReport(const core::EnrollReport& report) {
     kinds_->insertRow(row);
     kinds_->setItem(row, 0, new QTableWidgetItem(KindName(k.kind)));
     kinds_->setItem(row, 1, new QTableWidgetItem(QString::number(k.samples)));
-    auto* quality = new QTableWidgetItem(QString("%1 %").arg(100 * k.loo_accuracy, 0, 'f', 0));
-    if (k.loo_accuracy < 0.8) quality->setForeground(QColor(180, 30, 30));
+    // A kind with a single photo (a race side on the mat) has nothing to be compared with: no quality.
+    auto* quality = new QTableWidgetItem(k.compared ? QString("%1 %").arg(100 * k.loo_accuracy, 0, 'f', 0) : QString("-"));
+    if (k.compared && k.loo_accuracy < 0.8) quality->setForeground(QColor(180, 30, 30));
     kinds_->setItem(row, 2, quality);
     kinds_->setItem(row, 3, new QTableWidgetItem(KindName(k.most_confused_with)));
   }

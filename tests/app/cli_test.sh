@@ -148,6 +148,15 @@ for t in markers charuco mat; do
 done
 "$swref" enroll --setup "$tmp/setup" --mat "$tmp/ds/reference.png" --flipped "$tmp/ds/reference.png" 2> "$tmp/err.txt"; [ $? = 1 ]; check "enroll --mat refuses a photo without the mat" $?
 grep -q "missing 10, 11, 12, 13" "$tmp/err.txt"; check "... naming the missing markers" $?
+# The two photos of the printed mat a dataset comes with (at the table camera's 1920x1080), through enroll.
+"$swref" dataset generate --out "$tmp/dsm" --scenes 1 --crops 0 > /dev/null 2>&1; check "dataset generate writes the mat photos" $?
+"$swref" setup board --map 2p --layout "$tmp/dsm/layout.json" --reference "$tmp/dsm/reference.png" --camera "$tmp/dsm/camera.json" \
+  --out "$tmp/setupm" > /dev/null; check "setup board for them" $?
+"$swref" enroll --setup "$tmp/setupm" --mat "$tmp/dsm/mat_front.jpg" --flipped "$tmp/dsm/mat_flipped.jpg" > "$tmp/enrollm.txt"
+check "enroll from the two photos of the printed mat" $?
+grep -q "Enrolled 44 crops of 36 token kinds" "$tmp/enrollm.txt"; check "... every kind: 22 cells in each photo" $?
+grep -Eq "^amazons +1 +- " "$tmp/enrollm.txt" && grep -Eq "^dragon +2 +[0-9]+% " "$tmp/enrollm.txt"
+check "... the quality of a kind in both photos, none for a single photo" $?
 
 echo "cli: $passed passed, $failed failed"
 [ $failed = 0 ]

@@ -4,45 +4,17 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <random>
 #include <set>
 
 #include <opencv2/aruco.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "datasets/board_art.h"
-#include "datasets/camera.h"
-#include "datasets/scene.h"
+#include "datasets/mat_photo.h"
 #include "datasets/token_art.h"
 
 namespace swref::calibration {
 namespace {
-
-constexpr double kWorldPxPerMm = 6;
-constexpr double kTableMarginMm = 40;
-
-// The mat on a table with a token in every cell but those of `empty`, each a little off centre and turned as a
-// hand leaves it; `flipped`: the second photo's kinds (decline sides). Tokens cast the simulator's shadows.
-datasets::World MatWorld(const MatGeometry& mat, const std::set<std::string>& empty, bool flipped, uint64_t seed,
-                         const datasets::Lighting& light) {
-  const cv::Size table(cvRound((mat.size_mm.width + 2 * kTableMarginMm) * kWorldPxPerMm),
-                       cvRound((mat.size_mm.height + 2 * kTableMarginMm) * kWorldPxPerMm));
-  const datasets::World bare = datasets::MakeEmptyWorld(
-      RenderMat(mat, kWorldPxPerMm), mat.size_mm, kWorldPxPerMm,
-      datasets::RenderTable(table, kWorldPxPerMm, static_cast<datasets::TableKind>(seed % 5), seed), kTableMarginMm);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> jitter(-2.0, 2.0), turn(-20.0, 20.0);
-  datasets::Scene scene;
-  for (const MatCell& cell : mat.cells) {
-    if (empty.count(cell.kind)) continue;
-    datasets::Placement p;
-    p.kind = flipped ? cell.flipped_kind : cell.kind;
-    p.centre_mm = (cell.rect_mm.tl() + cell.rect_mm.br()) * 0.5 + cv::Point2d(jitter(rng), jitter(rng));
-    p.rotation_deg = turn(rng);
-    scene.placements.push_back(p);
-  }
-  return datasets::ComposeWorld(bare, scene, light);
-}
 
 std::vector<cv::Point2d> AllMarkerCorners(const MatGeometry& mat) {
   std::vector<cv::Point2d> pts;
@@ -110,24 +82,30 @@ TEST(ReadMatPhoto, EmptyMatStraightOn) {
   EXPECT_NEAR(p[1] / p[2], 20, 0.05);
 }
 
-// The enrollment photos as a table camera takes them: tilted up to 15 degrees, lens distortion, coloured light,
-// glare, noise, blur and JPEG. Every shot must find the mat to within a pixel and tell every cell right.
+// The enrollment photos as a table camera takes them (datasets/mat_photo.h: the printed page on a table): tilted up
+// to 15 degrees, lens distortion, coloured light, glare, noise, blur and JPEG. Every shot must find the mat to
+// within a pixel and tell every cell right.
 TEST(ReadMatPhoto, SimulatedCameraBothSides) {
   const MatGeometry mat = Mat();
   const std::vector<cv::Point2d> corners_mm = AllMarkerCorners(mat);
   double worst_px = 0, lowest_occupied = 1, highest_empty = 0;
   int cells = 0, right = 0;
   for (uint64_t seed = 1; seed <= 6; ++seed) {
-    const bool flipped = seed % 2 == 0;
-    const datasets::CameraShot shot = datasets::RandomShot({1920, 1080}, mat.size_mm, datasets::ShotRanges{}, seed);
-    const datasets::World world = MatWorld(mat, {"hero"}, flipped, seed, shot.light);
-    const cv::Mat frame = datasets::RenderFrame(world, shot);
+    datasets::MatPhotoOptions options;
+    options.flipped = seed % 2 == 0;
+    options.empty_cells = {"hero"};
+    options.seed = seed;
+    auto shot = datasets::RenderMatPhoto(options);
+    ASSERT_TRUE(shot.ok()) << shot.error();
+    const cv::Mat& frame = shot->image;
     const std::string name = "shot" + std::to_string(seed) + ".jpg";
     auto photo = ReadMatPhoto(frame, mat, name);
     ASSERT_TRUE(photo.ok()) << photo.error();
 
     // The homography against the simulator's truth, at the marker corners.
-    const std::vector<cv::Point2d> truth = datasets::ProjectBoardPoints(shot, mat.size_mm, corners_mm);
+    std::vector<cv::Point2d> on_page;
+    for (const cv::Point2d& c : corners_mm) on_page.push_back(c + shot->mat_origin_mm);
+    const std::vector<cv::Point2d> truth = datasets::ProjectBoardPoints(shot->shot, shot->page_mm, on_page);
     const cv::Matx33d image_from_mat = photo->mat_from_image.inv();
     for (size_t i = 0; i < truth.size(); ++i) {
       const cv::Vec3d q = image_from_mat * cv::Vec3d(corners_mm[i].x, corners_mm[i].y, 1);

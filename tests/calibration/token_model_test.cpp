@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
+#include <limits>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -65,6 +67,7 @@ Table Crops(const std::string& name, uint64_t seed, int per_kind) {
   o.out = t.dir.string();
   o.scenes = 1;
   o.crops_per_kind = per_kind;
+  o.mat_photos = false;
   o.table.seed = seed;
   auto r = datasets::GenerateDataset(o);
   EXPECT_TRUE(r.ok()) << r.error();
@@ -77,6 +80,33 @@ Table Crops(const std::string& name, uint64_t seed, int per_kind) {
   EXPECT_TRUE(patches.ok()) << patches.error();
   if (patches.ok()) t.patches = std::move(*patches);
   return t;
+}
+
+bool Has(const std::vector<std::pair<std::string, std::string>>& pairs, const std::string& a, const std::string& b) {
+  return std::find(pairs.begin(), pairs.end(), std::pair(std::min(a, b), std::max(a, b))) != pairs.end();
+}
+
+std::string Listed(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::string s;
+  for (const auto& [a, b] : pairs) s += " " + a + "/" + b;
+  return s.empty() ? " none" : s;
+}
+
+// The `n` closest pairs of a model's kinds, with their closeness ("orcs/ratmen 4.2").
+std::vector<std::pair<double, std::string>> ClosestPairs(const TokenModel& model, size_t n) {
+  std::vector<std::pair<double, std::string>> all;
+  const std::vector<std::string> kinds = model.Kinds();
+  for (size_t i = 0; i < kinds.size(); ++i)
+    for (size_t j = i + 1; j < kinds.size(); ++j) all.emplace_back(model.Closeness(kinds[i], kinds[j]), kinds[i] + "/" + kinds[j]);
+  std::sort(all.begin(), all.end());
+  if (all.size() > n) all.resize(n);
+  return all;
+}
+
+std::string Listed(const std::vector<std::pair<double, std::string>>& closest) {
+  std::string s;
+  for (const auto& [c, pair] : closest) s += " " + pair + " " + cv::format("%.1f", c);
+  return s;
 }
 
 TEST(TokenModel, EnrollsFromCropsAndNamesTokensOfAnotherTable) {
@@ -96,8 +126,8 @@ TEST(TokenModel, EnrollsFromCropsAndNamesTokensOfAnotherTable) {
     else wrong += " " + p.kind + "->" + (m.empty() ? "?" : m[0].kind);
   }
   const double cross = static_cast<double>(right) / test.patches.size();
-  std::printf("enrollment: leave-one-out %.3f over %d crops; another table %.3f (%d of %zu)%s; %zu look-alike pairs\n", loo, n, cross, right,
-              test.patches.size(), wrong.c_str(), model->LookAlikes().size());
+  std::printf("enrollment: leave-one-out %.3f over %d crops; another table %.3f (%d of %zu)%s; look-alikes%s; closest pairs%s\n", loo, n,
+              cross, right, test.patches.size(), wrong.c_str(), Listed(model->LookAlikes()).c_str(), Listed(ClosestPairs(*model, 3)).c_str());
   EXPECT_GE(loo, 0.98);
   EXPECT_GE(cross, 0.9);  // another table: its own lamp, and no light matching between the two
   // The model survives its file.
@@ -110,6 +140,56 @@ TEST(TokenModel, EnrollsFromCropsAndNamesTokensOfAnotherTable) {
   }
   fs::remove_all(train.dir);
   fs::remove_all(test.dir);
+}
+
+// Look-alike warnings: a clean enrollment has none; two kinds that cannot be told apart are named. Here
+// the "ratmen" are crops of orcs (every other photo of the orcs under the other name: two sets of photos of one
+// design, as when a player enrolls the wrong token), and the "elves" are the amazons' crops in a bluer light, a
+// colour cast the matcher takes for a change of light. The threshold (LookAlikes' ratio) must lie between the
+// closeness of those two pairs and that of the closest distinct kinds, or one half of the test fails.
+TEST(TokenModel, WarnsAboutLookAlikeKinds) {
+  constexpr double kRatio = 6.0;  // LookAlikes' default
+  const Table table = Crops("lookalike", 3, 8);
+  auto clean = TokenModel::Build(table.patches);
+  ASSERT_TRUE(clean.ok()) << clean.error();
+  const auto clean_pairs = clean->LookAlikes();
+  EXPECT_EQ(clean_pairs, clean->LookAlikes(kRatio));
+  const auto clean_closest = ClosestPairs(*clean, 4);
+  std::printf("clean enrollment (%zu crops): look-alikes%s; closest pairs%s\n", table.patches.size(), Listed(clean_pairs).c_str(),
+              Listed(clean_closest).c_str());
+  EXPECT_TRUE(clean_pairs.empty()) << Listed(clean_pairs);  // every kind here is a design of its own
+  ASSERT_FALSE(clean_closest.empty());
+  EXPECT_GE(clean_closest[0].first, kRatio) << Listed(clean_closest);
+  EXPECT_EQ(clean->Closeness("orcs", "orcs"), std::numeric_limits<double>::infinity());  // a kind with itself: not a pair
+  EXPECT_EQ(clean->Closeness("orcs", "goblins"), std::numeric_limits<double>::infinity());
+
+  std::vector<EnrollPatch> confused;
+  int orcs = 0;
+  for (const EnrollPatch& p : table.patches) {
+    if (p.kind == "ratmen" || p.kind == "elves") continue;
+    confused.push_back(p);
+    if (p.kind == "orcs" && orcs++ % 2) confused.back().kind = "ratmen";
+    if (p.kind == "amazons") {
+      EnrollPatch bluer = p;
+      bluer.kind = "elves";
+      bluer.bgr = p.bgr.clone();
+      cv::multiply(bluer.bgr, cv::Scalar(1.12, 1.0, 0.9), bluer.bgr);
+      confused.push_back(bluer);
+    }
+  }
+  auto model = TokenModel::Build(confused);
+  ASSERT_TRUE(model.ok()) << model.error();
+  const auto pairs = model->LookAlikes();
+  const double same = model->Closeness("orcs", "ratmen"), recoloured = model->Closeness("amazons", "elves");
+  std::printf("orcs enrolled as ratmen too: closeness %.1f; amazons recoloured as elves: %.1f; look-alikes%s; closest pairs%s\n", same,
+              recoloured, Listed(pairs).c_str(), Listed(ClosestPairs(*model, 4)).c_str());
+  EXPECT_LT(same, kRatio);
+  EXPECT_LT(recoloured, kRatio);
+  EXPECT_TRUE(Has(pairs, "orcs", "ratmen")) << Listed(pairs);
+  EXPECT_TRUE(Has(pairs, "amazons", "elves")) << Listed(pairs);
+  // Those two and no other: the renamed photos leave the other kinds as they were.
+  EXPECT_EQ(pairs.size(), 2u) << Listed(pairs);
+  fs::remove_all(table.dir);
 }
 
 TEST(TokenModel, OnePhotoAKindIsEnough) {

@@ -46,7 +46,8 @@ TEST(GenerateDataset, WritesTheSetupMaterialImagesAndTruth) {
   ASSERT_TRUE(summary.ok()) << summary.error();
   EXPECT_EQ(summary->images, 4);
   EXPECT_EQ(last_done, last_total);
-  for (const char* f : {"dataset.json", "map.json", "layout.json", "reference.png", "reference.json", "truth.jsonl", "frames.jsonl"})
+  for (const char* f : {"dataset.json", "map.json", "layout.json", "reference.png", "reference.json", "mat_front.jpg", "mat_flipped.jpg",
+                        "truth.jsonl", "frames.jsonl"})
     EXPECT_TRUE(fs::exists(out / f)) << f;
   for (const std::string& kind : AllTokenKinds()) EXPECT_TRUE(fs::exists(out / "crops" / kind / "00000.png")) << kind;
   EXPECT_EQ(summary->crops, static_cast<int>(AllTokenKinds().size()));
