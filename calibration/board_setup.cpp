@@ -273,6 +273,9 @@ R<BoardPose> FeatureRegistration::Register(const cv::Mat& frame, const std::stri
     cv::findTransformECC(small_frame, small_ref, inv_small, cv::MOTION_HOMOGRAPHY,
                          cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 60, 1e-6), cv::noArray(), 5);
     inv = cv::Mat(down.inv()) * inv_small * cv::Mat(down);
+    // A last few steps on the full frames: the half-size copies leave up to a quarter pixel at the corners.
+    cv::findTransformECC(grey, reference_grey_, inv, cv::MOTION_HOMOGRAPHY,
+                         cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 3, 1e-6), cv::noArray(), 3);
     warp = inv.inv();
     warp /= warp.at<float>(2, 2);
   } catch (const cv::Exception&) {

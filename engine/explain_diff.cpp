@@ -55,7 +55,7 @@ int ColumnSlot(const Game& game, Race race) {
 }
 
 // A region whose occupant changed to the race `o` shows: which target list it joins, or "suspect: " and why.
-std::string NewOccupant(const Game& game, int region, const ObservedRegion& o, BoardDiff* diff) {
+std::string NewOccupant(const Game& game, const ObservedRegion& o, BoardDiff* diff) {
   const int p = diff->player;
   const TurnState& t = game.turn();
   const Race race = *o.race;
@@ -106,7 +106,7 @@ BoardDiff DiffBoard(const Game& game, const ObservedBoard& seen) {
     const bool same_occupant = b.HasRace() == o.race.has_value() && (!b.HasRace() || (b.race_id() == *o.race && b.decline == o.decline));
     if (!same_occupant) {
       if (o.race) {
-        const std::string kind = NewOccupant(game, i, o, &diff);
+        const std::string kind = NewOccupant(game, o, &diff);
         if (kind == "target")
           diff.targets.push_back(i);
         else if (kind == "ghouls")

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -100,16 +102,21 @@ TEST(FeatureRegistration, FindsTheBoardInFramesWithTokensWithoutMarkers) {
   engine::Board board = datasets::SetupBoard(*map);
   for (int r = 0; r < 10; ++r) board[r * 2].owner = 0, board[r * 2].race = 8, board[r * 2].tokens = 2;
   double worst = 0;
+  std::vector<double> ms;
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     auto shot = Shot(*t, 20 + seed);
     datasets::SceneOptions so;
     const cv::Mat frame = datasets::RenderScene(*t, board, so, shot);
+    const auto start = std::chrono::steady_clock::now();
     auto pose = reg.Register(frame, "frame");
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     ASSERT_TRUE(pose.ok()) << pose.error();
     worst = std::max(worst, CornerError(pose->image_from_board, shot, t->layout.board_mm));
   }
-  std::printf("features: worst board-corner error %.3f px over 4 frames with tokens\n", worst);
-  EXPECT_LT(worst, 1.0);
+  std::sort(ms.begin(), ms.end());
+  std::printf("features: worst board-corner error %.3f px over 4 frames with tokens; %.0f ms median a frame\n", worst,
+              (ms[1] + ms[2]) / 2);
+  EXPECT_LT(worst, 0.25);  // the setup round trip's goal
 }
 
 // One point well inside every region of the true layout.
