@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <queue>
 #include <tuple>
@@ -222,6 +223,76 @@ void Detect(const cv::Mat& grey, std::vector<cv::KeyPoint>* kp, cv::Mat* desc) {
   for (auto& k : *kp) k.pt = cv::Point2f(static_cast<float>((k.pt.x + 0.5) / kFeatureScale - 0.5), static_cast<float>((k.pt.y + 0.5) / kFeatureScale - 0.5));
 }
 
+// A sticker (a corner marker with its white margin) hides the borders under it. Its square is cleared, and each
+// border line that runs into the square is continued straight, in the direction of its last 8 mm, until it meets
+// another continued border or leaves the square: the regions under the sticker keep the shape their visible parts
+// suggest. `lines` is a 0/255 mask.
+void ContinueUnderSticker(cv::Mat& lines, const cv::Rect& square, double px_per_mm) {
+  const cv::Rect board(0, 0, lines.cols, lines.rows);
+  const cv::Rect inside = square & board;
+  if (inside.empty()) return;
+  lines(inside).setTo(0);
+  // Where lines enter: their pieces in a thin ring around the square (away from the board's edge, which is no
+  // printed line).
+  const int ring = std::max(2, cvRound(1.0 * px_per_mm));
+  const cv::Rect outer = cv::Rect(inside.x - ring, inside.y - ring, inside.width + 2 * ring, inside.height + 2 * ring) &
+                         cv::Rect(ring, ring, lines.cols - 2 * ring, lines.rows - 2 * ring);
+  if (outer.empty()) return;
+  cv::Mat entries = lines(outer).clone();
+  entries((inside & outer) - outer.tl()).setTo(0);
+  cv::Mat entry_cc, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(entries, entry_cc, stats, centroids, 8, CV_32S);
+  const double reach = 8 * px_per_mm;
+  const int thick = std::max(1, cvRound(1.0 * px_per_mm));
+  cv::Mat drawn(lines.size(), CV_32S, cv::Scalar(0));  // which continuation drew a pixel
+  const cv::Point2d centre(inside.x + inside.width / 2.0, inside.y + inside.height / 2.0);
+  for (int i = 1; i < n; ++i) {
+    const cv::Point2d at(centroids.at<double>(i, 0) + outer.x, centroids.at<double>(i, 1) + outer.y);
+    // The line's visible pixels within 8 mm of where it enters, connected to its entry piece.
+    const cv::Rect near = cv::Rect(cvFloor(at.x - reach), cvFloor(at.y - reach), cvCeil(2 * reach) + 1, cvCeil(2 * reach) + 1) & board;
+    cv::Mat piece = lines(near).clone();
+    piece((inside & near) - near.tl()).setTo(0);
+    cv::Mat piece_cc;
+    cv::connectedComponents(piece, piece_cc, 8, CV_32S);
+    int label = 0;
+    for (int y = 0; y < entry_cc.rows && !label; ++y) {
+      for (int x = 0; x < entry_cc.cols && !label; ++x) {
+        const cv::Point q(x + outer.x, y + outer.y);
+        if (entry_cc.at<int>(y, x) == i && q.inside(near)) label = piece_cc.at<int>(q - near.tl());
+      }
+    }
+    if (label == 0) continue;
+    std::vector<cv::Point2f> pts;
+    cv::Point2d mean(0, 0);
+    for (int y = 0; y < piece_cc.rows; ++y) {
+      for (int x = 0; x < piece_cc.cols; ++x) {
+        const cv::Point2d q(x + near.x, y + near.y);
+        if (piece_cc.at<int>(y, x) == label && cv::norm(q - at) <= reach) pts.emplace_back(q), mean += q;
+      }
+    }
+    if (pts.size() < 3 * px_per_mm) continue;  // a speck, not a line
+    mean *= 1.0 / pts.size();
+    cv::Vec4f fit;
+    cv::fitLine(pts, fit, cv::DIST_L2, 0, 0.01, 0.01);
+    cv::Point2d dir(fit[0], fit[1]);
+    if ((at - mean).dot(dir) < 0) dir = -dir;  // from the visible line into the square
+    if ((centre - at).dot(dir) <= 0) continue;  // a line running along the square, not into it
+    cv::Point last(cvRound(at.x), cvRound(at.y));
+    bool entered = false;
+    for (double t = 0.5; t < inside.width + inside.height + 2 * ring; t += 0.5) {
+      const cv::Point q(cvRound(at.x + dir.x * t), cvRound(at.y + dir.y * t));
+      if (q == last) continue;
+      if (!q.inside(board) || (entered && !q.inside(inside))) break;
+      entered = entered || q.inside(inside);
+      const int other = drawn.at<int>(q);
+      cv::line(lines, last, q, cv::Scalar(255), thick);
+      if (other != 0 && other != i) break;  // met another continued border
+      cv::line(drawn, last, q, cv::Scalar(i), thick);
+      last = q;
+    }
+  }
+}
+
 }  // namespace
 
 FeatureRegistration::FeatureRegistration(const cv::Mat& reference, const cv::Matx33d& reference_from_board)
@@ -344,13 +415,17 @@ R<Layout> AssistLayout(const cv::Mat& rectified, double px_per_mm, cv::Size2d bo
     l.convertTo(dark, CV_32F, -1.0 / 255, 1.0);
     elev = bh.mul(dark);
     cv::normalize(elev, elev, 0, 1, cv::NORM_MINMAX);
-    // Keep the long lines: the printed borders form one network across the board, while terrain motifs and
-    // symbols (a ring around a lost-tribe mark, furrows, ridges) are short. Lines whose connected piece spans
-    // less than 30 mm are dropped, so that a point clicked on a symbol still floods its whole region.
+    // A line is a pixel markedly darker than the paint around it: its black-hat relative to the lightness that
+    // the closing restores there (a contrast ratio). The ratio, unlike the black-hat itself, finds a border as
+    // well where it runs through dark paint (forest, sea) as through light paint; the forest's tree shading stays
+    // mostly below it.
     cv::Mat lines;
-    cv::Mat elev8;
-    elev.convertTo(elev8, CV_8U, 255);
-    cv::threshold(elev8, lines, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+    {
+      cv::Mat closed;
+      cv::add(l, blackhat, closed, cv::noArray(), CV_32F);
+      cv::Mat ratio = bh * 255 / cv::max(closed, 1.0f);
+      lines = ratio > 0.28f;
+    }
     // Borders are inked: among thin lines they are the dark ones. Terrain strokes (furrows, contours) are
     // mid-toned and would otherwise cut a region into strips. The cut: halfway from the darkest 3% of the board
     // to its median lightness.
@@ -365,27 +440,33 @@ R<Layout> AssistLayout(const cv::Mat& rectified, double px_per_mm, cv::Size2d bo
     // Bridge the small breaks where a border runs faint between two light regions.
     const int bridge = std::max(3, cvRound(2.5 * px_per_mm) | 1);
     cv::morphologyEx(lines, lines, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {bridge, bridge}));
+    // Keep the long lines: the printed borders form one network across the board, while terrain motifs and
+    // symbols (a ring around a lost-tribe mark, furrows, ridges) are short. Lines whose connected piece spans
+    // less than 30 mm are dropped.
     cv::Mat cc, stats, centroids;
     const int n = cv::connectedComponentsWithStats(lines, cc, stats, centroids, 8, CV_32S);
     std::vector<uchar> keep(n, 0);
     for (int i = 1; i < n; ++i) {
       keep[i] = std::max(stats.at<int>(i, cv::CC_STAT_WIDTH), stats.at<int>(i, cv::CC_STAT_HEIGHT)) >= 30 * px_per_mm;
     }
-    cv::Mat long_lines(lines.size(), CV_32F, cv::Scalar(0));
     for (int y = 0; y < cc.rows; ++y) {
       const int* c = cc.ptr<int>(y);
-      float* o = long_lines.ptr<float>(y);
-      for (int x = 0; x < cc.cols; ++x) o[x] = keep[c[x]] ? 1.0f : 0.0f;
+      uchar* o = lines.ptr<uchar>(y);
+      for (int x = 0; x < cc.cols; ++x) o[x] = keep[c[x]] ? 255 : 0;
     }
-    // Markers stuck on the board are not borders: their squares are blanked, so the region under them floods.
+    // Markers stuck on the board are not borders: their squares are cleared, and the borders that run under them
+    // are continued, so that the regions there keep their shape (a narrow region reaching the board's edge under
+    // a sticker still reaches it).
     if (markers) {
       const double quiet = markers->size_mm / 6 + 1;
       for (const auto& [id, c] : markers->corners) {
         const cv::Rect r(cvFloor((c.x - quiet) * px_per_mm), cvFloor((c.y - quiet) * px_per_mm),
                          cvCeil((markers->size_mm + 2 * quiet) * px_per_mm), cvCeil((markers->size_mm + 2 * quiet) * px_per_mm));
-        long_lines(r & cv::Rect(0, 0, long_lines.cols, long_lines.rows)).setTo(0);
+        ContinueUnderSticker(lines, r, px_per_mm);
       }
     }
+    cv::Mat long_lines;
+    lines.convertTo(long_lines, CV_32F, 1.0 / 255);
     // The board's edge is a border too.
     cv::rectangle(long_lines, cv::Rect(0, 0, long_lines.cols, long_lines.rows), cv::Scalar(1), 2);
     // A border line may stop short of another (a faint join, the board's rim): the ground rises towards every
@@ -410,7 +491,26 @@ R<Layout> AssistLayout(const cv::Mat& rectified, double px_per_mm, cv::Size2d bo
     const cv::Point c(std::clamp(cvFloor(p.x * px_per_mm), 0, w - 1), std::clamp(cvFloor(p.y * px_per_mm), 0, h - 1));
     if (labels.at<int>(c) >= 0) return R<Layout>::Error("points: regions " + std::to_string(labels.at<int>(c)) + " and " + std::to_string(id) + " have the same point");
     labels.at<int>(c) = id;
-    queue.emplace(elev.at<float>(c), order++, c.y * w + c.x);
+  }
+  // A point is often clicked on a region's symbol, whose outline may touch a border and so count as a line: a
+  // flood starting on it would wait there while its neighbours run over its region. Each flood starts from a
+  // disc of 8 mm around its point instead (shared with a nearer point by distance), wide enough to span a symbol.
+  {
+    const double radius = 8 * px_per_mm;
+    cv::Mat nearest(labels.size(), CV_32F, cv::Scalar(std::numeric_limits<float>::max()));
+    for (const auto& [id, p] : seeds_mm) {
+      const cv::Point2d c(p.x * px_per_mm - 0.5, p.y * px_per_mm - 0.5);
+      for (int y = std::max(0, cvFloor(c.y - radius)); y <= std::min(h - 1, cvCeil(c.y + radius)); ++y) {
+        for (int x = std::max(0, cvFloor(c.x - radius)); x <= std::min(w - 1, cvCeil(c.x + radius)); ++x) {
+          const float d = static_cast<float>(std::hypot(x - c.x, y - c.y));
+          if (d <= radius && d < nearest.at<float>(y, x)) nearest.at<float>(y, x) = d, labels.at<int>(y, x) = id;
+        }
+      }
+    }
+    const int* lab = labels.ptr<int>();
+    for (int i = 0; i < w * h; ++i) {
+      if (lab[i] >= 0) queue.emplace(0.0f, order++, i);
+    }
   }
   int* lab_data = labels.ptr<int>();
   const float* elev_data = elev.ptr<float>();
