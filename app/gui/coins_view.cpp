@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -18,6 +19,8 @@ namespace {
 
 QTableWidgetItem* Cell(const QString& text) { return new QTableWidgetItem(text); }
 const QString kHidden = QString::fromUtf8("hidden");
+constexpr int kLastTurnColumn = 2;  // of the players' table
+constexpr int kComboColumn = 2;     // of the turns' table
 
 }  // namespace
 
@@ -30,12 +33,21 @@ CoinsView::CoinsView(QWidget* parent) : QWidget(parent) {
   turns_ = MakeTable({"Round", "Player", "Combo", "Regions", "Race", "Power", "Turn"});
   turns_->setSelectionMode(QAbstractItemView::NoSelection);
   turns_->setObjectName("coinsTurns");
+  // Every column sized to its contents and the combo's taking what is left: the table is never narrower than all
+  // its columns (FillTurns sets its least width), so that none is cut off at 1366x768 (docs/gui.md, Sizes).
+  turns_->horizontalHeader()->setStretchLastSection(false);
+  turns_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  turns_->horizontalHeader()->setSectionResizeMode(kComboColumn, QHeaderView::Stretch);
+  players_->horizontalHeader()->setStretchLastSection(false);
+  players_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  players_->horizontalHeader()->setSectionResizeMode(kLastTurnColumn, QHeaderView::Stretch);
   chart_ = new QChartView;
   chart_->setRenderHint(QPainter::Antialiasing);
   chart_->setMinimumHeight(220);
   auto* lower = new QSplitter(Qt::Horizontal);
   lower->addWidget(turns_);
   lower->addWidget(chart_);
+  lower->setChildrenCollapsible(false);
   lower->setStretchFactor(0, 2);
   lower->setStretchFactor(1, 3);
   auto* layout = new QVBoxLayout(this);
@@ -122,7 +134,6 @@ void CoinsView::FillPlayers() {
       players_->setCellWidget(row, 3, button);
     }
   }
-  players_->resizeColumnsToContents();
   players_->setMaximumHeight(players_->horizontalHeader()->height() +
                              players_->rowCount() * players_->verticalHeader()->defaultSectionSize() + 6);
 }
@@ -143,7 +154,13 @@ void CoinsView::FillTurns() {
                                shown ? QString::number(t.coins.total()) : kHidden};
     for (int c = 0; c < cells.size(); ++c) turns_->setItem(row, c, Cell(cells[c]));
   }
-  turns_->resizeColumnsToContents();
+  // The least width that shows every column whole: each column's contents (or its title), the frame and a
+  // vertical scroll bar.
+  QHeaderView* header = turns_->horizontalHeader();
+  int width = 2 * turns_->frameWidth() + turns_->verticalScrollBar()->sizeHint().width();
+  for (int c = 0; c < turns_->columnCount(); ++c)
+    width += std::max(static_cast<QAbstractItemView*>(turns_)->sizeHintForColumn(c), header->sectionSizeHint(c));
+  turns_->setMinimumWidth(width);
   turns_->scrollToBottom();
 }
 

@@ -256,6 +256,7 @@ std::string PlayView::CurrentPlayer() const {
 
 void PlayView::Tell(const nlohmann::json& event) {
   worker_->Post([w = worker_, event] { w->Tell(event); });
+  emit Told(Q(event.dump()));
 }
 
 void PlayView::TogglePlay() {

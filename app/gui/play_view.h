@@ -50,6 +50,7 @@ class PlayView : public QWidget {
 
  signals:
   void Message(const QString& text);  // for the status bar
+  void Told(const QString& event);    // every event told to the session, as JSON (for tests: a key and its button)
 
  private:
   void Tell(const nlohmann::json& event);

@@ -1,22 +1,29 @@
 // The desktop app's main flows, driven as a user would (QtTest, on the offscreen platform in CTest): the demo
 // started and played frame by frame, an illegal conquest resolved, a player's coins revealed, the record saved
 // and resumed after a "crash" and played to its end, records opened (a SoloPlay one too; bad ones refused with the
-// file named), a SoloPlay game's Play screen, the demo's preparation stopped, and the setup wizard's pages calling
-// app/core. With SWREF_SCREENSHOT_DIR set, every screen is saved there as PNG
+// file named), a SoloPlay game's Play screen, the demo's preparation stopped, the setup wizard's pages calling
+// app/core, a second demo game's flag accepted with a note (kept in the record), keyboard shortcuts pressed on the
+// window, and every column of the Coins screen whole at 1366x768. With SWREF_SCREENSHOT_DIR set, every screen is saved there as PNG
 // (docs/gui.md shows them), at the window's size and at 1366x768.
 #include <QChartView>
 #include <QDir>
 #include <QFile>
+#include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
+#include <QScrollBar>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "app/core/board_overlay.h"
 #include "app/core/demo.h"
 #include "app/core/play.h"
+#include "app/core/report_data.h"
 #include "app/core/verify.h"
 #include "app/gui/board_view.h"
 #include "app/gui/coins_view.h"
@@ -25,6 +32,7 @@
 #include "app/gui/play_view.h"
 #include "app/gui/records_view.h"
 #include "app/gui/setup_wizard.h"
+#include "engine/components.h"
 #include "engine/replay.h"
 
 using swref::gui::GameStart;
@@ -56,6 +64,58 @@ void Screenshot(QWidget* widget, const QString& name, bool small_too = false) {
   QVERIFY(widget->grab().save(QDir(dir).filePath(name + "-1366.png")));
   widget->resize(size);
   QTest::qWait(200);
+}
+
+// The columns of `table` that are not shown whole: cut off by the viewport's edge, or narrower than their
+// contents or their title. Empty when every column is fully visible without scrolling sideways.
+QStringList CutColumns(const QTableWidget* table) {
+  QStringList cut;
+  const QHeaderView* header = table->horizontalHeader();
+  const int width = table->viewport()->width();
+  for (int c = 0; c < table->columnCount(); ++c) {
+    const int left = header->sectionViewportPosition(c), size = header->sectionSize(c);
+    const int least = std::max(static_cast<const QAbstractItemView*>(table)->sizeHintForColumn(c), header->sectionSizeHint(c));
+    if (header->isSectionHidden(c) || left < 0 || left + size > width || size < least)
+      cut << QString("%1 (at %2, %3 px wide, needs %4; the viewport is %5 px)")
+                 .arg(table->horizontalHeaderItem(c)->text())
+                 .arg(left)
+                 .arg(size)
+                 .arg(least)
+                 .arg(width);
+  }
+  if (table->horizontalScrollBar()->isVisible()) cut << "a sideways scroll bar";
+  return cut;
+}
+
+// A finished 5-player game whose every turn was played with the longest race and power names there are (the
+// Coins screen's widest turns table), numbers of two digits.
+std::shared_ptr<swref::core::GameSummary> WidestSummary() {
+  std::string race, power;
+  for (int r = 0; r < swref::engine::kRaceCount; ++r) {
+    const std::string name(swref::engine::Info(static_cast<swref::engine::Race>(r)).name);
+    if (name.size() > race.size()) race = name;
+  }
+  for (int p = 0; p < swref::engine::kPowerCount; ++p) {
+    const std::string name(swref::engine::Info(static_cast<swref::engine::Power>(p)).name);
+    if (name.size() > power.size()) power = name;
+  }
+  auto s = std::make_shared<swref::core::GameSummary>();
+  s->file = "widest.json";
+  s->finished = true;
+  s->players = {"Annabelle", "Bartholomew", "Christabel", "Demetrius", "Evangeline"};
+  s->winners = {"Bartholomew"};
+  s->start_coins.assign(5, 5);
+  for (int round = 1; round <= 10; ++round)
+    for (const std::string& player : s->players) {
+      swref::core::TurnRow t;
+      t.round = round;
+      t.player = player;
+      t.combo = race + " + " + power;
+      t.coins.regions = 12, t.coins.race = 10, t.coins.power = 10;
+      for (int p = 0; p < 5; ++p) t.holdings.push_back(10 * round + 3 * p);
+      s->turns.push_back(t);
+    }
+  return s;
 }
 
 }  // namespace
@@ -95,6 +155,39 @@ class GuiTest : public QObject {
       QTest::qWait(50);
     }
     return false;
+  }
+  // Closes the open alerts as the table would (paused): a flag taken back, a question answered by the demo's
+  // players or else with its first reading. True when none is left open.
+  bool Settle() {
+    for (int i = 0; i < 20; ++i) {
+      const SnapshotPtr s = Last();
+      if (s->open_flag < 0 && s->open_question < 0) return true;
+      if (s->open_flag >= 0)
+        window_->play()->TakeBack();
+      else if (i % 2 == 0)
+        window_->play()->AnswerAsTable();
+      else
+        window_->play()->ChooseOption(0);
+      QTest::qWait(500);
+    }
+    const bool settled = Last()->open_flag < 0 && Last()->open_question < 0;
+    if (!settled) qWarning() << "still open:" << Last()->open_text.c_str() << "; last error:" << window_->last_error();
+    return settled;
+  }
+  // Answers the next text dialog (QInputDialog, opened modally by a button or a key) with `text` once it is up.
+  void AnswerDialog(const QString& text) {
+    auto* timer = new QTimer(this);
+    auto tries = std::make_shared<int>(0);
+    connect(timer, &QTimer::timeout, this, [timer, tries, text] {
+      auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+      if (!dialog && ++*tries < 200) return;
+      timer->stop();
+      timer->deleteLater();
+      if (!dialog) return;
+      dialog->setTextValue(text);
+      dialog->accept();
+    });
+    timer->start(50);
   }
 
  private slots:
@@ -155,6 +248,7 @@ class GuiTest : public QObject {
     auto* chart = coins->findChild<QChartView*>();
     QVERIFY(chart);
     QCOMPARE(chart->chart()->series().size(), 0);
+    Screenshot(window_, "gui-coins-hidden");
     coins->Reveal("Ann", true);
     QCOMPARE(coins->CoinsText("Ann"), QString::number(summary->turns.back().holdings[0]));
     QVERIFY(summary->turns.back().holdings[0] > 0);
@@ -380,6 +474,121 @@ class GuiTest : public QObject {
     wizard->close();
   }
 
+  void acceptAFlagWithANote() {
+    // A second demo game (its table is cached by now): its first illegal conquest is accepted as a house ruling
+    // through the alert's button and its dialog, with the players' note. The alert closes, the session says the
+    // conquest stands, and the note is the record's resolution entry (as `swref report` reads it).
+    window_->ShowScreen(0);
+    window_->RunDemo();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        Last() && Last()->game && Last()->demo && QString::fromStdString(Last()->record) != demo_record_ && !Last()->ended, kSlow);
+    window_->worker()->Post([w = window_->worker()] { w->SetInterval(0); });
+    QVERIFY(PlayUntil([](const auto& s) { return s.open_flag >= 0; }));
+    const QString record = QString::fromStdString(Last()->record);
+    auto* alert = window_->play()->findChild<QWidget*>("alertPanel");
+    auto* accept = window_->play()->findChild<QPushButton*>("accept");
+    QVERIFY(alert && accept);
+    QTRY_VERIFY(alert->isVisible() && accept->isVisible());
+    const QString note = "house rule: the Halflings' holes count as a token";
+    AnswerDialog(note);
+    QTest::mouseClick(accept, Qt::LeftButton);  // the note's dialog opens and is answered
+    QTRY_VERIFY_WITH_TIMEOUT(Last()->open_flag < 0, 20000);
+    QVERIFY(!alert->isVisible());
+    auto* log = window_->play()->findChild<QListWidget*>("eventLog");
+    QVERIFY(!log->findItems("stands as a house ruling", Qt::MatchContains).isEmpty());
+    auto summary = swref::core::SummariseRecord(record.toStdString());
+    QVERIFY2(summary.ok(), summary.error().c_str());
+    QVERIFY(!summary->flags.empty());
+    const swref::core::FlagRow& flag = summary->flags.back();
+    QCOMPARE(QString::fromStdString(flag.resolution), QString("house ruling"));
+    QCOMPARE(QString::fromStdString(flag.note), note);
+    // The journal's own resolution entry holds it too.
+    QFile file(record);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().contains(("\"note\":\"" + note + "\"").toUtf8()));
+  }
+
+  void keyboardShortcuts() {
+    // Real key presses on the main window (docs/gui.md, Keyboard shortcuts), each doing what its button does, in
+    // the second demo game after its accepted flag (a game that departs from the demo's script: anything goes).
+    window_->ShowScreen(0);
+    window_->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window_));
+    Pause();
+    QVERIFY(Settle());
+    QVERIFY(Last()->game && !Last()->ended);
+    // Ctrl+2 / Ctrl+1: the Coins screen and back to Play.
+    QTest::keyClick(window_, Qt::Key_2, Qt::ControlModifier);
+    QCOMPARE(window_->tabs()->currentIndex(), 1);
+    QTest::keyClick(window_, Qt::Key_1, Qt::ControlModifier);
+    QCOMPARE(window_->tabs()->currentIndex(), 0);
+    // Ctrl+Z asks for the reason and tells the undo, as the Undo button does (it is enabled while no alert is open,
+    // the key always; the session answers either in the log).
+    QSignalSpy told(window_->play(), &swref::gui::PlayView::Told);
+    auto* log = window_->play()->findChild<QListWidget*>("eventLog");
+    auto* undo = window_->play()->findChild<QPushButton*>("undo");
+    const QString undone = QString::fromStdString(nlohmann::json{{"do", "undo"}, {"reason", "misread"}}.dump());
+    QTRY_VERIFY_WITH_TIMEOUT(undo->isEnabled(), 20000);
+    AnswerDialog("misread");
+    QTest::mouseClick(undo, Qt::LeftButton);
+    QCOMPARE(told.count(), 1);
+    QCOMPARE(told.at(0).at(0).toString(), undone);
+    QTRY_VERIFY_WITH_TIMEOUT(!log->findItems("taken out: misread", Qt::MatchContains).isEmpty(), 20000);
+    int logged = log->count();
+    // The dialog's window was the active one: the main window is again (as the window manager makes it).
+    window_->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window_));
+    AnswerDialog("misread");
+    QTest::keyClick(window_, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(told.count(), 2);
+    QCOMPARE(told.at(1).at(0).toString(), undone);
+    QTRY_VERIFY_WITH_TIMEOUT(log->count() > logged, 20000);
+    window_->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(window_));
+    // E ends the turn of the player whose turn it is, as "End of turn" does.
+    auto end_turn = [&] {
+      const std::string player = Last()->game->players()[Last()->game->current_player()].name;
+      return QString::fromStdString(nlohmann::json{{"do", "end_turn"}, {"player", player}}.dump());
+    };
+    auto* end = window_->play()->findChild<QPushButton*>("endTurn");
+    QVERIFY(Settle());
+    QTRY_VERIFY_WITH_TIMEOUT(end->isEnabled(), 20000);
+    QString expected = end_turn();
+    logged = log->count();
+    QTest::mouseClick(end, Qt::LeftButton);
+    QCOMPARE(told.count(), 3);
+    QCOMPARE(told.at(2).at(0).toString(), expected);
+    QTRY_VERIFY_WITH_TIMEOUT(log->count() > logged, 20000);
+    expected = end_turn();
+    logged = log->count();
+    QTest::keyClick(window_, Qt::Key_E);
+    QCOMPARE(told.count(), 4);
+    QCOMPARE(told.at(3).at(0).toString(), expected);
+    QTRY_VERIFY_WITH_TIMEOUT(log->count() > logged, 20000);
+    // Space plays and pauses the frames, as the Play button does (slowly: no frame comes before the pause).
+    window_->worker()->Post([w = window_->worker()] { w->SetInterval(60000); });
+    auto* play = window_->play()->findChild<QPushButton*>("play");
+    QTest::keyClick(window_, Qt::Key_Space);
+    QTRY_VERIFY_WITH_TIMEOUT(Last()->running, 20000);
+    QCOMPARE(play->text(), QString("Pause"));
+    QTest::keyClick(window_, Qt::Key_Space);
+    QTRY_VERIFY_WITH_TIMEOUT(!Last()->running, 20000);
+    QTest::mouseClick(play, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(Last()->running, 20000);
+    QTest::mouseClick(play, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!Last()->running, 20000);
+    // "." and Right read one frame, as "One frame" does.
+    for (Qt::Key key : {Qt::Key_Period, Qt::Key_Right}) {
+      const int64_t frame = Last()->frame_index;
+      QTest::keyClick(window_, key);
+      QTRY_COMPARE_WITH_TIMEOUT(Last()->frame_index, frame + 1, 20000);
+    }
+    const int64_t frame = Last()->frame_index;
+    QTest::mouseClick(window_->play()->findChild<QPushButton*>("step"), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(Last()->frame_index, frame + 1, 20000);
+    QCOMPARE(told.count(), 4);  // none of these told the session anything
+  }
+
   void fitsSmallAndHiDpiScreens() {
     // Usable at 1366x768 (and at QT_SCALE_FACTOR=2 on a 4K screen: 1920x1080 logical pixels).
     const QSize least = window_->minimumSizeHint();
@@ -387,6 +596,22 @@ class GuiTest : public QObject {
     window_->resize(1366, 768);
     QTest::qWait(100);
     QVERIFY(window_->play()->board()->width() >= 600);
+    // The Coins screen's turns table shows every column whole at 1366x768: a record's turns, then the widest turns
+    // there can be (the longest race and power names, 5 players).
+    QVERIFY(window_->OpenRecord(kSource + "/examples/first-game.json"));
+    window_->ShowScreen(1);
+    auto* turns = window_->coins()->findChild<QTableWidget*>("coinsTurns");
+    QVERIFY(turns);
+    QTRY_VERIFY(turns->rowCount() > 0 && turns->isVisible());
+    QTRY_VERIFY2(CutColumns(turns).isEmpty(), qPrintable(CutColumns(turns).join("; ")));
+    window_->coins()->Show(WidestSummary());
+    QTRY_VERIFY2(CutColumns(turns).isEmpty(), qPrintable(CutColumns(turns).join("; ")));
+    const QSize widest = window_->minimumSizeHint();
+    QVERIFY2(widest.width() <= 1366 && widest.height() <= 768, qPrintable(QString("%1x%2").arg(widest.width()).arg(widest.height())));
+    auto* chart = window_->coins()->findChild<QChartView*>();
+    QVERIFY2(chart->width() >= 500, qPrintable(QString::number(chart->width())));
+    Screenshot(window_, "gui-coins-widest");
+    window_->ShowScreen(0);
   }
 };
 
