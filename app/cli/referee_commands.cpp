@@ -170,14 +170,14 @@ int RunRefereeBench(const core::RefereeBenchOptions& options, bool json) {
     for (const auto& g : r.games)
       games.push_back({{"game", g.name}, {"frames", g.frames}, {"flags_expected", g.flags_expected}, {"flags_raised", g.flags_raised},
                        {"flags_matched", g.flags_matched}, {"turns", g.turns}, {"turns_exact", g.turns_exact}, {"questions", g.questions},
-                       {"corrections", g.corrections}, {"final_coins_equal", g.final_coins_equal}, {"seconds", g.seconds}});
+                       {"corrections", g.corrections}, {"taken_back", g.taken_back}, {"final_coins_equal", g.final_coins_equal}, {"seconds", g.seconds}});
     nlohmann::json kinds = nlohmann::json::object();
     for (int k = 0; k < engine::kStandardIllegalKindCount; ++k)
       kinds[std::string(engine::ToString(static_cast<engine::IllegalKind>(k)))] = {{"expected", r.expected_by_kind[k]}, {"found", r.found_by_kind[k]}};
     nlohmann::json j = {{"bench", "referee"}, {"frame", {options.frame.width, options.frame.height}}, {"games", games},
                         {"precision", r.precision()}, {"recall", r.recall()}, {"flags_expected", r.flags_expected}, {"flags_raised", r.flags_raised},
                         {"flags_matched", r.flags_matched}, {"flags_same_code", r.flags_same_code}, {"by_kind", kinds}, {"turns", r.turns},
-                        {"turns_exact", r.turns_exact}, {"questions", r.questions}, {"corrections", r.corrections}, {"frames", r.frames},
+                        {"turns_exact", r.turns_exact}, {"questions", r.questions}, {"corrections", r.corrections}, {"frames", r.frames}, {"taken_back", r.taken_back},
                         {"latency_median_ms", r.latency_median_ms}, {"latency_p90_ms", r.latency_p90_ms}, {"latency_samples", r.latency_samples}};
     std::cout << j.dump() << "\n";
     return 0;
@@ -194,7 +194,8 @@ int RunRefereeBench(const core::RefereeBenchOptions& options, bool json) {
   std::printf("coin tallies exact: %d of %d turns (%.1f%%)   goal 100%%\n", r.turns_exact, r.turns, r.turns ? 100.0 * r.turns_exact / r.turns : 100.0);
   std::printf("still frame to verdict: %.0f ms median, %.0f ms p90 over %d verdicts   goal <= 300 ms median\n", r.latency_median_ms, r.latency_p90_ms,
               r.latency_samples);
-  std::printf("questions to the players: %d (%d region readings corrected) over %d frames\n", r.questions, r.corrections, r.frames);
+  std::printf("questions to the players: %d (%d region readings corrected) over %d frames; flags the players said were taken back: %d\n",
+              r.questions, r.corrections, r.frames, r.taken_back);
   return 0;
 }
 

@@ -72,6 +72,7 @@ engine::Result<CameraDemoReport> RefereeScript(const DemoReport& scripted, const
   report.run = *run;
   report.questions = players.questions();
   report.answered = players.corrected();
+  report.taken_back = players.taken_back();
 
   // 4. The refereed game, against the script.
   const engine::Game& g = s.game();

@@ -42,6 +42,7 @@ struct CameraDemoReport {
   RefereeRunSummary run;
   int questions = 0;                 // questions the players answered (with a correction)
   int answered = 0;                  // regions they corrected in those answers
+  int taken_back = 0;                // flagged conquests they said were taken back (the camera had not read it)
   std::vector<std::string> differences;  // against the script (empty: the referee agreed everywhere)
   std::string record;                // the refereed record's path (when kept)
 };

@@ -90,6 +90,7 @@ engine::Result<RefereeBenchReport> RunRefereeBench(const RefereeBenchOptions& op
     game.turns_exact = run->turns_exact;
     game.questions = run->questions;
     game.corrections = run->answered;
+    game.taken_back = run->taken_back;
     game.final_coins_equal = run->final_coins == script.final_coins;
     game.differences = run->differences;
     for (const auto& [step, kind] : kinds) {
@@ -108,6 +109,7 @@ engine::Result<RefereeBenchReport> RunRefereeBench(const RefereeBenchOptions& op
     report.flags_expected += game.flags_expected, report.flags_raised += game.flags_raised, report.flags_matched += game.flags_matched;
     report.flags_same_code += game.flags_same_code, report.turns += game.turns, report.turns_exact += game.turns_exact;
     report.questions += game.questions, report.corrections += game.corrections, report.frames += game.frames;
+    report.taken_back += game.taken_back;
     report.games.push_back(std::move(game));
   }
   report.latency_samples = static_cast<int>(latencies.size());

@@ -36,6 +36,7 @@ struct RefereeBenchGame {
   int flags_expected = 0, flags_raised = 0, flags_matched = 0, flags_same_code = 0;
   int turns = 0, turns_exact = 0;
   int questions = 0, corrections = 0;
+  int taken_back = 0;              // flags the players said were taken back (the alert's button; camera_demo.h)
   bool final_coins_equal = false;
   std::vector<std::string> differences;
   double seconds = 0;              // photographing, setup and refereeing
@@ -45,7 +46,7 @@ struct RefereeBenchReport {
   std::vector<RefereeBenchGame> games;
   std::array<int, engine::kIllegalKindCount> expected_by_kind{}, found_by_kind{};
   int flags_expected = 0, flags_raised = 0, flags_matched = 0, flags_same_code = 0;
-  int turns = 0, turns_exact = 0, questions = 0, corrections = 0, frames = 0;
+  int turns = 0, turns_exact = 0, questions = 0, corrections = 0, frames = 0, taken_back = 0;
   double latency_median_ms = 0, latency_p90_ms = 0;   // a still frame to its verdict (commit, flag or question)
   int latency_samples = 0;
   double precision() const { return flags_raised ? static_cast<double>(flags_matched) / flags_raised : 1.0; }

@@ -533,10 +533,13 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
   };
   switch (event.type) {
     case EventType::kAction: {
-      if (open_flag_ >= 0) return refuse("a flagged conquest is open (" + open_text_ + "): take it back or accept it first"), out;
-      if (!deferred_.empty()) {  // told after one that waits: it waits too, in order
+      // An open flag: the action waits until the players take the conquest back or accept it (refused, the
+      // players' end of turn would be lost, and every tally after it with it).
+      if (open_flag_ >= 0 || !deferred_.empty()) {  // told after one that waits: it waits too, in order
         deferred_.push_back(event);
-        out.push_back({NoticeKind::kPending, -1, event.player + "'s " + event.body.value("do", "") + " waits until the board is settled: " + open_text_});
+        out.push_back({NoticeKind::kPending, -1, event.player + "'s " + event.body.value("do", "") +
+                         (open_flag_ >= 0 ? " waits until the flagged conquest is taken back or accepted: " : " waits until the board is settled: ") +
+                         open_text_});
         return out;
       }
       auto action = engine::ParseAction(event.body, players(), "event", game().solo() != nullptr);
@@ -546,7 +549,9 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       if (open_flag_ >= 0 || open_question_ >= 0) {
         // Told once: it is applied as soon as the board is settled.
         deferred_.push_back(event);
-        out.push_back({NoticeKind::kPending, -1, event.player + "'s " + event.body.value("do", "") + " waits until the board is settled: " + open_text_});
+        out.push_back({NoticeKind::kPending, -1, event.player + "'s " + event.body.value("do", "") +
+                         (open_flag_ >= 0 ? " waits until the flagged conquest is taken back or accepted: " : " waits until the board is settled: ") +
+                         open_text_});
         return out;
       }
       if (!record_event()) return out;

@@ -119,6 +119,7 @@ class RefereeSession {
   const std::vector<std::string>& players() const { return journal_.players(); }
   int open_flag() const { return open_flag_; }           // its journal seq, or -1
   int open_question() const { return open_question_; }   // its journal seq, or -1
+  int flag_region() const { return flag_region_; }       // the open flag's region, or -1
   const std::string& open_text() const { return open_text_; }  // the open flag's or question's sentence
   const vision::Observation& last_observation() const { return last_observation_; }
   // The board as last judged: the last observation with the players' corrections.

@@ -3,14 +3,18 @@
 // use them to follow a whole game from its frames without people at the table: when the referee asks, they correct
 // every region it reads wrong in the frame it last observed, in one correction (and again, at most 3 times, when
 // the corrected board raises a new question). A question a correction cannot settle stays open, as at a real table.
+// When an action they tell waits for a flagged conquest that the board they were last read from shows taken back,
+// they say "taken back" (the alert's button), as players do when the camera has not read the region back exactly.
 // The truth is read with datasets::ReadObservations (one Observation a frame, by frame index).
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/core/referee_session.h"
+#include "engine/observed.h"
 #include "vision/observation.h"
 
 namespace swref::core {
@@ -22,11 +26,14 @@ class TruthPlayers {
   void OnNotice(const Notice& notice, const std::function<void(const Notice&)>& next);
   int questions() const { return questions_; }  // questions answered with a correction
   int corrected() const { return corrected_; }  // region readings corrected in them
+  int taken_back() const { return taken_back_; }  // flagged conquests they said were taken back (the alert's button)
 
  private:
+  void Remember(const Notice& notice);  // keeps what a flag was raised on
   RefereeSession& session_;
   std::vector<vision::Observation> truth_;
-  int questions_ = 0, corrected_ = 0;
+  int questions_ = 0, corrected_ = 0, taken_back_ = 0;
+  std::optional<engine::ObservedRegion> flagged_;  // the open flag's region as read when it was flagged
 };
 
 }  // namespace swref::core
