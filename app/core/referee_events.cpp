@@ -1,0 +1,162 @@
+// The players' events told to a refereed game (referee_session.h: OnEvent): actions, the die, flags taken back or
+// accepted, answers, corrections, undo; and the actions that wait for an open question or flag.
+#include <deque>
+
+#include "app/core/referee_session.h"
+#include "engine/observed.h"
+
+namespace swref::core {
+
+std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
+  const bool replaying = journal_.replaying();
+  std::vector<Notice> out = Tell(event);
+  MarkReplayed(replaying, &out);
+  return out;
+}
+
+std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
+  std::vector<Notice> out;
+  if (!Failure().empty()) return Written(Failure(), &out), out;
+  auto refuse = [&](const std::string& why) {
+    // Names the event refused: "Ann's end_turn (after frame 30) refused: ..."
+    const std::string who = event.player.empty() ? "" : event.player + "'s ";
+    const std::string when = event.after_frame >= 0 ? " (after frame " + std::to_string(event.after_frame) + ")" : "";
+    out.push_back({NoticeKind::kRefused, -1, who + event.body.value("do", "event") + when + " refused: " + why});
+  };
+  auto record_event = [&] {
+    auto r = journal_.AppendEvent(event.body);
+    return r ? true : Written(r.error(), &out);
+  };
+  switch (event.type) {
+    case EventType::kAction: {
+      // An open flag: the action waits until the players take the conquest back or accept it (refused, the
+      // players' end of turn would be lost, and every tally after it with it).
+      if (open_flag_ >= 0 || !deferred_.empty()) {  // told after one that waits: it waits too, in order
+        deferred_.push_back(event);
+        out.push_back({NoticeKind::kPending, -1, event.player + "'s " + event.body.value("do", "") +
+                         (open_flag_ >= 0 ? " waits until the flagged conquest is taken back or accepted: " : " waits until the board is settled: ") +
+                         open_text_});
+        return out;
+      }
+      auto action = engine::ParseAction(event.body, players(), "event", game().solo() != nullptr);
+      if (!action) return refuse(action.error()), out;
+      // The board's change not yet judged (a redeploy in progress) is read now, the turn ending.
+      if (action->type == engine::ActionType::kEndTurn && last_seen_) Judge(*last_seen_, -1, "", true, &out);
+      if (open_flag_ >= 0 || open_question_ >= 0) {
+        // Told once: it is applied as soon as the board is settled.
+        deferred_.push_back(event);
+        out.push_back({NoticeKind::kPending, -1, event.player + "'s " + event.body.value("do", "") +
+                         (open_flag_ >= 0 ? " waits until the flagged conquest is taken back or accepted: " : " waits until the board is settled: ") +
+                         open_text_});
+        return out;
+      }
+      if (!record_event()) return out;
+      const engine::Code code = game().Check(*action);
+      if (code != engine::Code::kOk) {
+        engine::Game copy = game();
+        return refuse(copy.Apply(*action).why), out;
+      }
+      CommitAction(*action, -1, &out);
+      return out;
+    }
+    case EventType::kDie:
+      if (!record_event()) return out;
+      if (die_ >= 0 && last_seen_ && game().solo()) {  // SoloPlay: the unused die's failed attack is read now
+        die_final_ = true;
+        Judge(*last_seen_, -1, "", false, &out);
+        die_final_ = false;
+      }
+      die_ = event.face;
+      return out;
+    case EventType::kAccept:
+    case EventType::kTakeBack: {
+      if (open_flag_ < 0) return refuse("there is no flagged conquest to " + std::string(event.type == EventType::kAccept ? "accept" : "take back")), out;
+      const bool house = event.type == EventType::kAccept;
+      auto r = journal_.AppendResolution(open_flag_, house, house ? (event.note.empty() ? "accepted as a house ruling" : event.note) : "taken back");
+      if (!r && journal_.failure().empty()) return refuse(r.error()), out;  // it cannot stand as a house ruling: still open
+      if (!r) return Written(r.error(), &out), out;
+      if (!house && last_seen_ && flag_region_ >= 0 && flag_region_ < last_seen_->size() && flag_region_ < static_cast<int>(game().board().size())) {
+        // Taken back, as the players say: until the camera reads the region anew, it reads as the game has it (else
+        // the next judgement of the last board, at an end of turn, would flag the same attempt again).
+        const engine::ObservedRegion committed = engine::ObserveRegion(game().board()[flag_region_]);
+        const engine::ObservedBoard raw = ToObserved(last_observation_);
+        if (flag_region_ < raw.size()) corrections_[flag_region_] = {raw.regions[flag_region_], committed};
+        last_seen_->regions[flag_region_] = committed;
+      }
+      out.push_back({NoticeKind::kResolved, -1, house ? "the flagged conquest stands as a house ruling" : "the flagged conquest is taken back", r->seq});
+      open_flag_ = -1, flag_region_ = -1, open_text_.clear();
+      if (house && last_seen_) committed_seen_ = *last_seen_;
+      TellCoins(&out);
+      ApplyDeferred(&out);
+      return out;
+    }
+    case EventType::kAnswer: {
+      if (open_question_ < 0) return refuse("there is no open question to answer"), out;
+      if (event.option >= static_cast<int>(question_options_.size())) {
+        return refuse("the question has " + std::to_string(question_options_.size()) + " options; answer with a correction of the reading instead"), out;
+      }
+      auto a = journal_.AppendAnswer(open_question_, {{"option", event.option}}, false);
+      if (!a) return Written(a.error(), &out), out;
+      out.push_back({NoticeKind::kAnswered, -1, "option " + std::to_string(event.option) + " chosen", *a});
+      const engine::Reading chosen = question_options_[event.option];
+      open_question_ = -1, open_text_.clear(), question_options_.clear();
+      if (last_seen_) CommitObservation(*last_seen_, -1, "", &out);
+      CommitReading(chosen, chosen.actions.size(), -1, &out);
+      ApplyDeferred(&out);
+      return out;
+    }
+    case EventType::kCorrect: {
+      if (!last_seen_) return refuse("nothing has been observed yet to correct"), out;
+      engine::ObservedBoard corrected = *last_seen_;
+      std::string regions;
+      for (const nlohmann::json& c : event.corrections) {
+        const int region = c["region"].get<int>();
+        if (region >= corrected.size()) return refuse("region " + std::to_string(region) + " is not on this map"), out;
+        nlohmann::json fields = c;
+        fields.erase("region");
+        auto r = engine::CorrectRegion(corrected.regions[region], fields, "region " + std::to_string(region));
+        if (!r) return refuse("correction refused: " + r.error()), out;
+        corrected.regions[region] = *r;
+        if (region < last_raw_.size()) corrections_[region] = {last_raw_.regions[region], *r};
+        regions += (regions.empty() ? "" : ", ") + std::to_string(region);
+      }
+      last_seen_ = corrected;
+      if (open_question_ >= 0) {
+        auto a = journal_.AppendAnswer(open_question_, {{"correct", event.body}}, true);
+        if (!a) return Written(a.error(), &out), out;
+        out.push_back({NoticeKind::kAnswered, -1, "the reading of region" + std::string(event.corrections.size() > 1 ? "s " : " ") + regions + " corrected", *a});
+        open_question_ = -1, open_text_.clear(), question_options_.clear();
+      } else if (!record_event()) {
+        return out;
+      }
+      Judge(*last_seen_, -1, "", false, &out);
+      ApplyDeferred(&out);
+      return out;
+    }
+    case EventType::kUndo: {
+      auto u = journal_.AppendUndo(event.note);
+      if (!u) return refuse(u.error()), out;
+      out.push_back({NoticeKind::kCommitted, -1, "the last action was taken out: " + event.note, u->seq});
+      committed_seen_ = engine::ObserveBoard(game().board());
+      last_seen_.reset();
+      corrections_.clear();
+      return out;
+    }
+  }
+  return out;
+}
+
+void RefereeSession::ApplyDeferred(std::vector<Notice>* out) {
+  while (!deferred_.empty() && open_flag_ < 0 && open_question_ < 0 && Failure().empty()) {
+    // The first waiting event is told with the queue set aside (told with others still waiting, it would only
+    // join the end of the queue again, forever); whatever it leaves waiting goes before the rest.
+    std::deque<TableEvent> rest;
+    rest.swap(deferred_);
+    const TableEvent event = rest.front();
+    rest.pop_front();
+    for (Notice& n : Tell(event)) out->push_back(std::move(n));
+    deferred_.insert(deferred_.end(), rest.begin(), rest.end());
+  }
+}
+
+}  // namespace swref::core
