@@ -3,16 +3,12 @@
 #include <cstdio>
 #include <iostream>
 
+#include "app/cli/output.h"
 #include "app/core/report.h"
 #include "app/core/verify.h"
 
 namespace swref::cli {
 namespace {
-
-int Fail(const std::string& message, int code) {
-  std::cerr << "swref: " << message << "\n";
-  return code;
-}
 
 void PrintScores(const engine::ReplayResult& replay) {
   const engine::Game& game = replay.game;

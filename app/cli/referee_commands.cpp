@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "app/cli/output.h"
 #include "app/cli/progress.h"
 #include "app/core/referee_run.h"
 #include "app/core/truth_players.h"
@@ -11,11 +12,6 @@
 
 namespace swref::cli {
 namespace {
-
-int Fail(const std::string& message, int code) {
-  std::cerr << "swref: " << message << "\n";
-  return code;
-}
 
 void PrintNotice(const core::Notice& n, bool quiet) {
   using core::NoticeKind;
