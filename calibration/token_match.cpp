@@ -1,0 +1,231 @@
+// Naming a candidate with the token model (token_model.h: Rank, ErrorOf): ring colours as a quick filter, then
+// every kind's template at every rotation, its light offset and its centre refined.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <opencv2/imgproc.hpp>
+
+#include "calibration/token_model_internal.h"
+
+namespace swref::calibration {
+using namespace token_model_internal;
+
+namespace {
+
+// sRGB (BGR, 0..1) to CIELab (D65), as OpenCV's cvtColor does it, for one colour.
+cv::Vec3f BgrToLab(float b, float g, float r) {
+  auto linear = [](float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); };
+  const float R = linear(r), G = linear(g), B = linear(b);
+  const float X = (0.412453f * R + 0.357580f * G + 0.180423f * B) / 0.950456f;
+  const float Y = 0.212671f * R + 0.715160f * G + 0.072169f * B;
+  const float Z = (0.019334f * R + 0.119193f * G + 0.950227f * B) / 1.088754f;
+  auto f = [](float t) { return t > 0.008856f ? std::cbrt(t) : 7.787f * t + 16.0f / 116.0f; };
+  const float fy = f(Y);
+  return {Y > 0.008856f ? 116.0f * fy - 16.0f : 903.3f * Y, 500.0f * (f(X) - fy), 200.0f * (fy - f(Z))};
+}
+
+// The template's mean as the camera would show it under a ceiling (MatchContext::ceiling): its BGR capped, back
+// in Lab (only the samples that reach the ceiling change). False (and `out` untouched) when none does.
+bool Capped(const KindTemplate& t, const cv::Vec3f& ceiling, std::vector<float>* out) {
+  if (ceiling[0] >= 254 && ceiling[1] >= 254 && ceiling[2] >= 254) return false;
+  if (t.max_bgr[0] <= ceiling[0] && t.max_bgr[1] <= ceiling[1] && t.max_bgr[2] <= ceiling[2]) return false;
+  constexpr int n = kRings * kAngles;
+  bool any = false;
+  for (int i = 0; i < n; ++i) {
+    float v[3];
+    bool over = false;
+    for (int c = 0; c < 3; ++c) {
+      v[c] = t.mean_bgr[static_cast<size_t>(c) * n + i];
+      if (v[c] > ceiling[c]) v[c] = ceiling[c], over = true;
+    }
+    if (!over) continue;
+    if (!any) out->assign(t.mean.begin(), t.mean.end()), any = true;
+    const cv::Vec3f lab = BgrToLab(v[0] / 255.0f, v[1] / 255.0f, v[2] / 255.0f);
+    for (int c = 0; c < 3; ++c) (*out)[static_cast<size_t>(c) * n + i] = lab[c];
+  }
+  return any;
+}
+
+// The template under the context's ceiling: its own mean, or a capped copy (in `storage`, or in the context's cache).
+const std::vector<float>& MeanFor(const KindTemplate& t, const MatchContext& context, std::vector<float>* storage) {
+  if (!context.cache) return Capped(t, context.ceiling, storage) ? *storage : t.mean;
+  CappedTemplates& cache = *context.cache;
+  if (cache.ceiling != context.ceiling) cache.ceiling = context.ceiling, cache.capped.clear(), cache.checked.clear();
+  if (!cache.checked[&t]) {
+    cache.checked[&t] = true;
+    std::vector<float> capped;
+    if (Capped(t, context.ceiling, &capped)) cache.capped[&t] = std::move(capped);
+  }
+  const auto it = cache.capped.find(&t);
+  return it == cache.capped.end() ? t.mean : it->second;
+}
+
+}  // namespace
+
+// How far apart a candidate's ring colours are from a kind's, after the best light offset: a quick filter.
+double RingDistance(const std::vector<float>& sample_rows, const KindTemplate& t) {
+  double off[kChannels] = {0};
+  for (int c = 0; c < kChannels; ++c) {
+    double num = 0, den = 0;
+    for (int r = 0; r < kRings; ++r) {
+      const int row = c * kRings + r;
+      num += t.row_weight[row] * (t.row_mean[row] - sample_rows[row]);
+      den += t.row_weight[row];
+    }
+    off[c] = den > 0 ? std::clamp(num / den, -double(kMaxOffset[c]), double(kMaxOffset[c])) : 0;
+  }
+  double sum = 0, wsum = 0;
+  for (int row = 0; row < kPolarRows; ++row) {
+    const double d = sample_rows[row] + off[row / kRings] - t.row_mean[row];
+    sum += t.row_weight[row] * d * d;
+    wsum += t.row_weight[row];
+  }
+  return wsum > 0 ? sum / wsum : 0;
+}
+
+std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, const MatchContext& context, int shortlist) const {
+  const SampleSpectra s = MakeSpectra(samples);
+  const std::vector<uint8_t>* mask = context.mask;
+  // The shortlist: the kinds nearest by ring colours.
+  std::vector<float> rows(kPolarRows);
+  for (int row = 0; row < kPolarRows; ++row) rows[row] = s.p[static_cast<size_t>(row) * (kAngles / 2 + 1)].real() / kAngles;
+  std::vector<std::pair<double, const KindTemplate*>> near;
+  for (const KindTemplate& t : kinds_) near.emplace_back(RingDistance(rows, t), &t);
+  if (static_cast<int>(near.size()) > shortlist) {
+    std::nth_element(near.begin(), near.begin() + shortlist, near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    near.resize(shortlist);
+  }
+  std::vector<TokenMatch> all;
+  std::vector<float> capped;
+  for (const auto& [d, tp] : near) {
+    const KindTemplate& t = *tp;
+    const auto e = RotationErrors(s, t.spectra);
+    // The two deepest minima of the fast (plain least squares) error: with part of the token hidden the best of
+    // them under the robust error is not always the first.
+    int first = ArgMin(e), second = -1;
+    for (int i = 0; i < kAngles; ++i) {
+      const bool local = e[i] <= e[(i + 1) % kAngles] && e[i] <= e[(i + kAngles - 1) % kAngles];
+      const int gap = std::abs(i - first);
+      if (local && std::min(gap, kAngles - gap) > 3 && (second < 0 || e[i] < e[second])) second = i;
+    }
+    const std::vector<float>& mean = MeanFor(t, context, &capped);
+    TokenMatch m;
+    m.kind = t.kind;
+    m.shift = first;
+    m.offset = FitOffset(samples, mean, t.weight, first, kCap, mask);
+    m.error = RobustError(samples, mean, t.weight, first, kCap, mask, nullptr, m.offset);
+    if (second >= 0) {
+      const double e2 = RobustError(samples, mean, t.weight, second, kCap, mask, nullptr, m.offset);
+      if (e2 < m.error) {
+        const LabOffset o2 = FitOffset(samples, mean, t.weight, second, kCap, mask);
+        m.error = RobustError(samples, mean, t.weight, second, kCap, mask, nullptr, o2), m.shift = second, m.offset = o2;
+      }
+    }
+    m.rotation_rad = -m.shift * 2 * CV_PI / kAngles;
+    m.fit = m.error / t.typical_error;
+    all.push_back(m);
+  }
+  std::sort(all.begin(), all.end(), [](const TokenMatch& a, const TokenMatch& b) { return a.error < b.error; });
+  if (all.size() > 1) {
+    for (size_t i = 0; i < all.size(); ++i) {
+      const TokenMatch& other = all[i == 0 ? 1 : 0];
+      all[i].runner_up = other.kind;
+      all[i].runner_up_error = other.error;
+    }
+    // Sure when the next kind fits clearly worse and this one fits well in absolute terms.
+    const double ratio = all[1].error / std::max(all[0].error, 1e-6);
+    all[0].confidence = std::clamp((1.0 - 1.0 / ratio) * 1.25, 0.0, 1.0) * AbsoluteFit(all[0].error);
+  } else if (!all.empty()) {
+    all[0].confidence = AbsoluteFit(all[0].error);
+  }
+  if (static_cast<int>(all.size()) > top) all.resize(top);
+  return all;
+}
+
+std::vector<TokenMatch> TokenModel::NamePatch(const EnrollPatch& patch, int top) const {
+  const PolarSpec spec;
+  const double f = kPpm / patch.px_per_mm;
+  cv::Mat scaled;
+  cv::resize(patch.bgr, scaled, cv::Size(), f, f, f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+  const cv::Mat lab = MatchLab(scaled);
+  const cv::Point2d c0 = patch.centre_px.x < 0 ? cv::Point2d((patch.bgr.cols - 1) / 2.0, (patch.bgr.rows - 1) / 2.0) : patch.centre_px;
+  const cv::Point2d c((c0.x + 0.5) * f - 0.5, (c0.y + 0.5) * f - 0.5);
+  std::vector<TokenMatch> best;
+  PolarSamples s;
+  for (int dy = -kCentreSteps; dy <= kCentreSteps; ++dy) {
+    for (int dx = -kCentreSteps; dx <= kCentreSteps; ++dx) {
+      SamplePolar(lab, c + cv::Point2d(dx, dy) * (kCentreStepMm * kPpm), spec, 0, &s);
+      std::vector<TokenMatch> m = Rank(s, top);
+      if (best.empty() || (!m.empty() && m[0].fit < best[0].fit)) best = std::move(m);
+    }
+  }
+  return best;
+}
+
+double TokenModel::ErrorNear(const KindTemplate& t, const PolarSamples& samples, int shift_hint, const MatchContext& context) const {
+  std::vector<float> capped;
+  const std::vector<float>& mean = MeanFor(t, context, &capped);
+  const LabOffset offset = FitOffset(samples, mean, t.weight, shift_hint, kCap, context.mask);
+  double best = 1e300;
+  for (int k = shift_hint - 1; k <= shift_hint + 1; ++k) best = std::min(best, RobustError(samples, mean, t.weight, k, kCap, context.mask, nullptr, offset));
+  return best;
+}
+
+const std::vector<float>& TokenModel::MeanUnder(const KindTemplate& kind, const MatchContext& context, std::vector<float>* storage) const {
+  return MeanFor(kind, context, storage);
+}
+
+double TokenModel::ErrorOf(const std::string& kind, const PolarSamples& samples, int shift, const MatchContext& context,
+                           double* kept_share) const {
+  const KindTemplate* t = Find(kind);
+  if (!t) return 1e9;
+  std::vector<float> capped;
+  const std::vector<float>& mean = MeanFor(*t, context, &capped);
+  const LabOffset offset = FitOffset(samples, mean, t->weight, shift, kCap, context.mask);
+  return RobustError(samples, mean, t->weight, shift, kCap, context.mask, kept_share, offset);
+}
+
+const KindTemplate* TokenModel::Find(const std::string& kind) const {
+  for (const KindTemplate& t : kinds_)
+    if (t.kind == kind) return &t;
+  return nullptr;
+}
+
+std::vector<std::string> TokenModel::Kinds() const {
+  std::vector<std::string> k;
+  for (const KindTemplate& t : kinds_) k.push_back(t.kind);
+  return k;
+}
+
+double TokenModel::max_size_mm() const {
+  double m = 0;
+  for (const KindTemplate& t : kinds_) m = std::max(m, t.size_mm);
+  return m;
+}
+
+double TokenModel::Closeness(const std::string& a, const std::string& b) const {
+  const KindTemplate* ta = Find(a);
+  const KindTemplate* tb = Find(b);
+  if (!ta || !tb || ta == tb) return std::numeric_limits<double>::infinity();
+  // One template read as a photo of the other, at its best rotation and light offset; the error is not
+  // symmetric (each weighs its own samples), so both ways round, the closer kept.
+  auto error = [](const KindTemplate& seen, const KindTemplate& t) {
+    const int k = ArgMin(RotationErrors(MakeSpectra(seen.mean), t.spectra));
+    const LabOffset o = FitOffset(seen.mean, t.mean, t.weight, k, kCap);
+    return RobustError(seen.mean, t.mean, t.weight, k, kCap, nullptr, nullptr, o);
+  };
+  return std::min(error(*ta, *tb), error(*tb, *ta)) / std::max(ta->typical_error, tb->typical_error);
+}
+
+std::vector<std::pair<std::string, std::string>> TokenModel::LookAlikes(double ratio) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (size_t i = 0; i < kinds_.size(); ++i)
+    for (size_t j = i + 1; j < kinds_.size(); ++j)
+      if (Closeness(kinds_[i].kind, kinds_[j].kind) < ratio)
+        out.emplace_back(std::min(kinds_[i].kind, kinds_[j].kind), std::max(kinds_[i].kind, kinds_[j].kind));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace swref::calibration
