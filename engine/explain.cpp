@@ -38,24 +38,27 @@ std::tuple<int, int, int, int> IllegalRank(const Simulated& s, const ExplainCont
 }
 
 // The smallest illegal reading that fits exactly and has fewer actions than `legal` (a conquest with too few
-// tokens looks like a legal conquest followed by a redeploy that moved tokens out of the region), or null.
-const Simulated* SmallerIllegal(const Simulated& legal, const std::vector<Simulated>& sims) {
+// tokens looks like a legal conquest followed by a redeploy that moved tokens out of the region), or null. When
+// `legal` uses the die the players told, a reading without it is not one: the roll was made, so was its attempt.
+const Simulated* SmallerIllegal(const Simulated& legal, const std::vector<Simulated>& sims, const ExplainContext& context) {
+  const bool die_told_and_used = context.die >= 0 && legal.reading.die_used;
   const Simulated* smaller = nullptr;
   for (const Simulated& s : sims)
     if (s.fit == Fit::kExact && s.illegal_count > 0 && s.reading.actions.size() < legal.reading.actions.size() &&
-        (!smaller || s.reading.actions.size() < smaller->reading.actions.size()))
+        !(die_told_and_used && !s.reading.die_used) && (!smaller || s.reading.actions.size() < smaller->reading.actions.size()))
       smaller = &s;
   return smaller;
 }
 
 // Several equally good legal readings that leave different games, or a smaller illegal one the board cannot tell
 // from them: a question listing each once.
-bool AskBetween(const std::vector<const Simulated*>& group, const std::vector<Simulated>& sims, const Game& game, Explanation* e) {
+bool AskBetween(const std::vector<const Simulated*>& group, const std::vector<Simulated>& sims, const Game& game, const ExplainContext& context,
+                Explanation* e) {
   std::set<std::string> keys;
   std::vector<const Simulated*> distinct;
   for (const Simulated* s : group)
     if (keys.insert(s->key).second) distinct.push_back(s);
-  const Simulated* smaller = SmallerIllegal(*group.front(), sims);
+  const Simulated* smaller = SmallerIllegal(*group.front(), sims, context);
   if (distinct.size() < 2 && !smaller) return false;
   if (smaller) distinct.push_back(smaller);
   e->kind = ExplainKind::kQuestion;
@@ -120,7 +123,7 @@ void Choose(const Game& game, const ObservedBoard& seen, const BoardDiff& diff, 
       e->text = "an attack failed: its tokens come back next to the region attacked (the redeploy)";
       return;
     }
-    if (AskBetween(group, sims, game, e)) return;
+    if (AskBetween(group, sims, game, context, e)) return;
     const Simulated& chosen = *group.front();
     if (chosen.reading.hidden_count && context.ask_hidden_counts) {
       AskHiddenCount(chosen, sims, diff, seen, game, e);

@@ -46,7 +46,7 @@ constexpr CommandInfo kCommands[] = {
     {"verify", "swref verify RECORD", "prove a record unedited: its hash chain, its actions against the journal, the replay against every recorded verdict and tally; print the final scores. Exit 0 verified, 1 tampered (naming the first bad entry), 2 unreadable, 3 no journal"},
     {"report", "swref report RECORD... --out DIR", "per game an HTML page, the coins-by-turn chart (PNG, SVG), CSV of turns, flags and ranking; several records: a tournament table (docs/report.md)"},
     {"dataset", "swref dataset generate --out DIR [--map 2p] [--scenes N] [--seed S]", "synthetic photos of game states with exact truth, and the setup material (docs/datasets.md)"},
-    {"dataset demo", "swref dataset demo --out DIR [--seed N] [--size WxH]", "the demo game as camera frames: hands, a bump, two illegal conquests, events and expected verdicts"},
+    {"dataset demo", "swref dataset demo --out DIR [--seed N | --record GAME.json] [--size WxH]", "the demo game (or any game record, standard or SoloPlay) as camera frames: hands, a bump, illegal actions put down and taken back, events and expected verdicts"},
     {"dataset eval", "swref dataset eval DIR (--setup SETUP | --observations FILE)", "run the observer over a dataset (or score given observations): region error, exact boards, confusion by kind, silent wrong stack counts, ms"},
     {"calibrate camera", "swref calibrate camera (--chessboard 9x6 | --charuco 5x7 --marker-mm M) --square-mm S IMAGES... --out camera.json", "the camera's lens from photos of a printed chessboard or ChArUco board: RMS, per-photo errors, dropped photos and why"},
     {"setup board", "swref setup board --map 2p (--layout L.json | --points P.json --board-mm WxH) --reference EMPTY.jpg --out SETUP", "register the board in the camera's view of the empty board, check the layout against the map, write the setup folder"},
@@ -93,7 +93,7 @@ int RunDemo(uint64_t seed, const std::string& record_out, bool journal) {
   if (!demo) return Fail(demo.error(), 1);
   std::printf("swref demo: a complete game on the 2-player map (seed %llu), every action checked by the rules engine.\n",
               static_cast<unsigned long long>(seed));
-  std::printf("The moves come from the built-in random legal player; the camera referee is not in this version yet.\n\n");
+  std::printf("The moves come from the built-in random legal player; no camera here:\nwithout --rules-only, `swref demo` referees this game from the table camera's frames.\n\n");
   std::printf("%5s  %-6s %-30s %7s %5s %5s %5s %6s\n", "Round", "Player", "Combo", "Regions", "Race", "Power", "Turn", "Coins");
   for (const core::DemoTurn& t : demo->turns)
     std::printf("%5d  %-6s %-30s %7d %5d %5d %5d %6d\n", t.round, t.player.c_str(), t.combo.c_str(), t.coins.regions, t.coins.race, t.coins.power,
@@ -155,17 +155,19 @@ int RunDatasetGenerate(datasets::DatasetOptions options, const std::string& size
   return 0;
 }
 
-int RunDatasetDemo(uint64_t seed, datasets::GameFramesOptions options, const std::string& size) {
+int RunDatasetDemo(uint64_t seed, const std::string& record, datasets::GameFramesOptions options, const std::string& size) {
   if (!size.empty() && !ParseSize(size, &options.frame)) return Fail("dataset demo: --size: expected WIDTHxHEIGHT, e.g. 1280x720");
   ProgressBar bar("dataset demo");
-  auto summary = core::GenerateDemoFrames(seed, options, [&](int done, int total) { bar.Update(done, total); });
+  auto on_progress = [&](int done, int total) { bar.Update(done, total); };
+  auto summary = record.empty() ? core::GenerateDemoFrames(seed, options, on_progress) : core::GenerateRecordFrames(record, options, on_progress);
   bar.Finish();
   if (!summary) return Fail("dataset demo: " + summary.error(), 1);
-  std::printf("Wrote %s: the demo game (seed %llu) as %d camera frames (%d with a hand over the board), %d off-board events,\n"
-              "%d illegal conquests photographed and taken back, record.json and expected.json (`swref play` of the record).\n"
+  const std::string game = record.empty() ? "the demo game (seed " + std::to_string(seed) + ")" : record;
+  std::printf("Wrote %s: %s as %d camera frames (%d with a hand over the board), %d off-board events,\n"
+              "%d illegal actions photographed and taken back, record.json and expected.json (`swref play` of the record).\n"
               "Median %.0f ms per frame.\n",
-              options.out.c_str(), static_cast<unsigned long long>(seed), summary->frames, summary->motion_frames, summary->events,
-              summary->flagged, summary->median_frame_ms);
+              options.out.c_str(), game.c_str(), summary->frames, summary->motion_frames, summary->events, summary->flagged,
+              summary->median_frame_ms);
   return 0;
 }
 
@@ -374,6 +376,8 @@ int Main(int argc, char** argv) {
   ds_demo->add_option("--out", frames_options.out, "folder to write (new or empty)")->required();
   ds_demo->add_option("--seed", frames_game_seed, "the demo game's seed, as `swref demo --seed` (default 7)");
   ds_demo->add_option("--size", frames_size, "frame size WIDTHxHEIGHT (default 1920x1080)");
+  std::string frames_record;
+  ds_demo->add_option("--record", frames_record, "photograph this game record (standard or SoloPlay) instead of the demo game")->excludes("--seed");
   auto* ds_suite = dataset->add_subcommand("suite", SummaryOf("dataset suite"));
   core::SuiteOptions suite;
   ds_suite->add_option("--out", suite.dir, "the suite's folder (made, or reused when it holds the same suite)")->required();
@@ -466,6 +470,8 @@ int Main(int argc, char** argv) {
   bench->add_option("--maps", referee_bench_maps, "referee: the maps of the injected games, in turn (default 2p,3p,4p,5p)");
   bench->add_option("--size", referee_bench_size, "referee, vision: the camera's frame WIDTHxHEIGHT (default 1920x1080)");
   bench->add_flag("--no-demo", referee_bench_no_demo, "referee: only the injected games, not the demo game");
+  bench->add_option("--keep", referee_bench.keep_dir, "referee: keep each game's frames, setup and record in DIR/<game> (new folders)");
+  bench->add_option("--solo", referee_bench.solo_games, "referee: SoloPlay games with illegal solo actions, after the others (default 4)");
   // `referee` is also a top-level command, which CLI11 would take it for: here it is bench's own subcommand, the
   // options after it going to bench.
   auto* bench_referee = bench->add_subcommand("referee", "the referee on injected games from camera frames");
@@ -495,7 +501,7 @@ int Main(int argc, char** argv) {
     else if (*generate) {
       dataset_options.table.markers = !no_markers;
       exit_code = RunDatasetGenerate(dataset_options, dataset_size);
-    } else if (*ds_demo) exit_code = RunDatasetDemo(frames_game_seed, frames_options, frames_size);
+    } else if (*ds_demo) exit_code = RunDatasetDemo(frames_game_seed, frames_record, frames_options, frames_size);
     else if (*ds_eval) exit_code = RunDatasetEval(eval_dir, eval_observations, eval_setup, eval_save);
     else if (*ds_suite) exit_code = RunDatasetSuite(suite);
     else if (*observe) exit_code = RunObserve(observe_request);

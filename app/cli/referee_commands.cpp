@@ -161,37 +161,39 @@ int RunRefereeBench(const core::RefereeBenchOptions& options, bool json) {
   if (bar) bar->Finish();
   if (!report) return Fail("bench referee: " + report.error(), 1);
   const core::RefereeBenchReport& r = *report;
+  const int kinds_shown = options.solo_games > 0 ? engine::kIllegalKindCount : engine::kStandardIllegalKindCount;
   if (json) {
     nlohmann::json games = nlohmann::json::array();
     for (const auto& g : r.games)
       games.push_back({{"game", g.name}, {"frames", g.frames}, {"flags_expected", g.flags_expected}, {"flags_raised", g.flags_raised},
                        {"flags_matched", g.flags_matched}, {"turns", g.turns}, {"turns_exact", g.turns_exact}, {"questions", g.questions},
-                       {"corrections", g.corrections}, {"taken_back", g.taken_back}, {"final_coins_equal", g.final_coins_equal}, {"seconds", g.seconds}});
+                       {"corrections", g.corrections}, {"taken_back", g.taken_back}, {"flags_withdrawn", g.flags_withdrawn}, {"final_coins_equal", g.final_coins_equal}, {"seconds", g.seconds}});
     nlohmann::json kinds = nlohmann::json::object();
-    for (int k = 0; k < engine::kStandardIllegalKindCount; ++k)
+    for (int k = 0; k < kinds_shown; ++k)
       kinds[std::string(engine::ToString(static_cast<engine::IllegalKind>(k)))] = {{"expected", r.expected_by_kind[k]}, {"found", r.found_by_kind[k]}};
     nlohmann::json j = {{"bench", "referee"}, {"frame", {options.frame.width, options.frame.height}}, {"games", games},
                         {"precision", r.precision()}, {"recall", r.recall()}, {"flags_expected", r.flags_expected}, {"flags_raised", r.flags_raised},
                         {"flags_matched", r.flags_matched}, {"flags_same_code", r.flags_same_code}, {"by_kind", kinds}, {"turns", r.turns},
-                        {"turns_exact", r.turns_exact}, {"questions", r.questions}, {"corrections", r.corrections}, {"frames", r.frames}, {"taken_back", r.taken_back},
+                        {"turns_exact", r.turns_exact}, {"questions", r.questions}, {"corrections", r.corrections}, {"frames", r.frames}, {"taken_back", r.taken_back}, {"flags_withdrawn", r.flags_withdrawn},
                         {"latency_median_ms", r.latency_median_ms}, {"latency_p90_ms", r.latency_p90_ms}, {"latency_samples", r.latency_samples}};
     std::cout << j.dump() << "\n";
     return 0;
   }
-  std::printf("%-12s %6s %5s %5s %5s %7s %9s %10s %s\n", "game", "frames", "flags", "found", "extra", "turns", "exact", "questions", "final");
+  std::printf("%-18s %6s %5s %5s %5s %7s %9s %10s %s\n", "game", "frames", "flags", "found", "extra", "turns", "exact", "questions", "final");
   for (const auto& g : r.games)
-    std::printf("%-12s %6d %5d %5d %5d %7d %9d %10d %s  (%.0f s)\n", g.name.c_str(), g.frames, g.flags_expected, g.flags_matched,
+    std::printf("%-18s %6d %5d %5d %5d %7d %9d %10d %s  (%.0f s)\n", g.name.c_str(), g.frames, g.flags_expected, g.flags_matched,
                 g.flags_raised - g.flags_matched, g.turns, g.turns_exact, g.questions, g.final_coins_equal ? "equal" : "DIFFERS", g.seconds);
   std::printf("\nillegal conquests by kind (found / slipped in):");
-  for (int k = 0; k < engine::kStandardIllegalKindCount; ++k)
+  for (int k = 0; k < kinds_shown; ++k)
     std::printf("%s %s %d/%d", k ? "," : "", std::string(engine::ToString(static_cast<engine::IllegalKind>(k))).c_str(), r.found_by_kind[k], r.expected_by_kind[k]);
   std::printf("\nflags: precision %.1f%% (%d of %d raised), recall %.1f%% (%d of %d), the script's rule on %d   goals >= 99%%, >= 95%%\n",
               100 * r.precision(), r.flags_matched, r.flags_raised, 100 * r.recall(), r.flags_matched, r.flags_expected, r.flags_same_code);
   std::printf("coin tallies exact: %d of %d turns (%.1f%%)   goal 100%%\n", r.turns_exact, r.turns, r.turns ? 100.0 * r.turns_exact / r.turns : 100.0);
   std::printf("still frame to verdict: %.0f ms median, %.0f ms p90 over %d verdicts   goal <= 300 ms median\n", r.latency_median_ms, r.latency_p90_ms,
               r.latency_samples);
-  std::printf("questions to the players: %d (%d region readings corrected) over %d frames; flags the players said were taken back: %d\n",
-              r.questions, r.corrections, r.frames, r.taken_back);
+  std::printf("questions to the players: %d (%d region readings corrected) over %d frames; flags the players said were taken back: %d;\n"
+              "flags raised on a misreading and withdrawn when the players corrected it (not counted above): %d\n",
+              r.questions, r.corrections, r.frames, r.taken_back, r.flags_withdrawn);
   return 0;
 }
 

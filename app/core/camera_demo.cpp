@@ -57,6 +57,10 @@ engine::Result<CameraDemoReport> RefereeScript(const DemoReport& scripted, const
       report.turns.push_back({n.data.value("round", 0), n.data.value("player", ""), "",
                               engine::CoinBreakdown{c.value("regions", 0), c.value("race", 0), c.value("power", 0)}, n.data.value("after", 0)});
     }
+    if (n.kind == NoticeKind::kResolved && n.data.is_object() && n.data.value("withdrawn", false) && !report.flags.empty()) {
+      report.flags.pop_back();  // the open flag: raised on a misreading
+      ++report.flags_withdrawn;
+    }
     if (n.kind == NoticeKind::kFlag) {
       report.flags.push_back({static_cast<int>(s.journal().actions().size()), s.game().round(), n.data.value("player", ""),
                               n.data.value("region", -1), n.data.value("code", ""), n.data.value("why", "")});
@@ -113,6 +117,8 @@ engine::Result<CameraDemoReport> RefereeScript(const DemoReport& scripted, const
     }
   }
   if (report.final_coins != script->final_coins) report.differences.push_back("the final coins differ from the script's");
+  report.solo_result = SoloResultLine(g);
+  if (report.solo_result != script->solo_result) report.differences.push_back("the referee ends with " + report.solo_result + ", the script with " + script->solo_result);
   report.record = options.record_out.empty() ? "" : options.record_out;
   return report;
 }

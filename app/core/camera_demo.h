@@ -34,11 +34,13 @@ struct CameraDemoReport {
   DemoReport script;                 // the game as scripted (the rules engine alone)
   std::vector<DemoTurn> turns;       // as refereed from the frames
   int turns_exact = 0;               // ... whose tally (regions, race, power) equals the script's
-  std::vector<DemoFlag> flags;       // illegal conquests the referee flagged
+  std::vector<DemoFlag> flags;       // illegal conquests the referee flagged (and did not withdraw)
+  int flags_withdrawn = 0;           // flags raised on a misreading, withdrawn when the players corrected it
   int flags_matched = 0;             // ... that are the script's (same turn, player and region)
   int flags_same_code = 0;           // ... with the script's rule too
   std::vector<std::pair<std::string, int>> final_coins;
   std::vector<std::string> winners;
+  std::string solo_result;           // SoloPlay: the refereed game's score, the opposition's and the rating
   RefereeRunSummary run;
   int questions = 0;                 // questions the players answered (with a correction)
   int answered = 0;                  // regions they corrected in those answers

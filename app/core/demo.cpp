@@ -37,6 +37,13 @@ std::string Combo(const Game& game, int player) {
 
 }  // namespace
 
+std::string SoloResultLine(const Game& game) {
+  if (!game.solo()) return "";
+  std::string line = "solo score " + std::to_string(game.SoloScore()) + " (the opposition " + std::to_string(game.solo()->OppositionTotal()) + ")";
+  if (game.finished()) line += ", " + std::string(engine::ToString(game.SoloRating()));
+  return line;
+}
+
 engine::Result<DemoReport> ScriptReport(const engine::Record& record) {
   using R = engine::Result<DemoReport>;
   auto start = engine::StartGame(record, ".");
@@ -64,6 +71,7 @@ engine::Result<DemoReport> ScriptReport(const engine::Record& record) {
   }
   for (const auto& p : game.players()) report.final_coins.emplace_back(p.name, p.coins);
   for (int w : game.Winners()) report.winners.push_back(game.players()[w].name);
+  report.solo_result = SoloResultLine(game);
   return report;
 }
 

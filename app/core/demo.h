@@ -36,7 +36,12 @@ struct DemoReport {
   std::vector<DemoFlag> flags;
   std::vector<std::pair<std::string, int>> final_coins;  // seating order
   std::vector<std::string> winners;
+  std::string solo_result;         // SoloPlay: SoloResultLine of the game's end; empty otherwise
 };
+
+// A SoloPlay game's end in one line: "solo score 41 (the opposition 23), Victory" ("" for a standard game; the
+// rating only once the game is finished).
+std::string SoloResultLine(const engine::Game& game);
 
 engine::Result<DemoReport> RunDemo(uint64_t seed);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 
 #include "app/core/camera_demo.h"
 #include "app/core/demo.h"
@@ -21,7 +22,8 @@ double Percentile(std::vector<double> v, double q) {
 
 std::string RefereeBenchOptions::Check() const {
   if (games < 0 || games > 1000) return "--games: from 0 to 1000";
-  if (!demo && games == 0) return "nothing to measure: give --games 1 or more";
+  if (solo_games < 0 || solo_games > 1000) return "--solo: from 0 to 1000";
+  if (!demo && games == 0 && solo_games == 0) return "nothing to measure: give --games or --solo 1 or more";
   if (maps.empty()) return "--maps: at least one map";
   for (const auto& m : maps)
     if (!engine::BuiltinMap(m)) return "--maps: unknown map \"" + m + "\" (2p, 3p, 4p, 5p)";
@@ -34,7 +36,8 @@ engine::Result<RefereeBenchReport> RunRefereeBench(const RefereeBenchOptions& op
   if (auto problem = options.Check(); !problem.empty()) return R::Error(problem);
   RefereeBenchReport report;
   std::vector<double> latencies;
-  const int total = options.games + (options.demo ? 1 : 0);
+  const int standard = options.games + (options.demo ? 1 : 0);
+  const int total = standard + options.solo_games;
   for (int g = 0; g < total; ++g) {
     const auto start = std::chrono::steady_clock::now();
     // 1. The script: the demo, or an injected game.
@@ -48,21 +51,27 @@ engine::Result<RefereeBenchReport> RunRefereeBench(const RefereeBenchOptions& op
       script = std::move(*demo);
       game.name = "demo";
     } else {
-      const int i = g - (options.demo ? 1 : 0);
+      const bool solo = g >= standard;
+      const int i = solo ? g - standard : g - (options.demo ? 1 : 0);
       const std::string& key = options.maps[static_cast<size_t>(i) % options.maps.size()];
       table_seed = options.seed + static_cast<uint64_t>(i);
+      game.name = (solo ? "solo " : "") + key + " seed " + std::to_string(table_seed);
       auto map = engine::BuiltinMap(key);
-      auto injected = engine::PlayInjectedGame(*map, table_seed, options.inject);
-      if (!injected) return R::Error(key + " seed " + std::to_string(table_seed) + ": " + injected.error());
+      auto injected = solo ? engine::PlayInjectedSoloGame(*map, table_seed, options.inject) : engine::PlayInjectedGame(*map, table_seed, options.inject);
+      if (!injected) return R::Error(game.name + ": " + injected.error());
       auto s = ScriptReport(injected->record);
-      if (!s) return R::Error(key + " seed " + std::to_string(table_seed) + ": " + s.error());
+      if (!s) return R::Error(game.name + ": " + s.error());
       script = std::move(*s);
       for (const auto& f : injected->flags) kinds.emplace_back(f.step, f.kind);
-      game.name = key + " seed " + std::to_string(table_seed);
     }
     // 2. Photographed and refereed.
     CameraDemoOptions co;
     co.seed = table_seed;
+    if (!options.keep_dir.empty()) {
+      std::string folder = game.name;
+      std::replace(folder.begin(), folder.end(), ' ', '-');
+      co.work_dir = (std::filesystem::path(options.keep_dir) / folder).string();
+    }
     co.frame = options.frame;
     int64_t latency_frame = -1;  // one verdict a frame: the time to its last notice
     co.on_notice = [&](const Notice& n) {
@@ -91,6 +100,7 @@ engine::Result<RefereeBenchReport> RunRefereeBench(const RefereeBenchOptions& op
     game.questions = run->questions;
     game.corrections = run->answered;
     game.taken_back = run->taken_back;
+    game.flags_withdrawn = run->flags_withdrawn;
     game.final_coins_equal = run->final_coins == script.final_coins;
     game.differences = run->differences;
     for (const auto& [step, kind] : kinds) {
@@ -109,7 +119,7 @@ engine::Result<RefereeBenchReport> RunRefereeBench(const RefereeBenchOptions& op
     report.flags_expected += game.flags_expected, report.flags_raised += game.flags_raised, report.flags_matched += game.flags_matched;
     report.flags_same_code += game.flags_same_code, report.turns += game.turns, report.turns_exact += game.turns_exact;
     report.questions += game.questions, report.corrections += game.corrections, report.frames += game.frames;
-    report.taken_back += game.taken_back;
+    report.taken_back += game.taken_back, report.flags_withdrawn += game.flags_withdrawn;
     report.games.push_back(std::move(game));
   }
   report.latency_samples = static_cast<int>(latencies.size());

@@ -129,6 +129,17 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       } else if (!record_event()) {
         return out;
       }
+      const engine::ExplainKind corrected_kind = open_flag_ >= 0 ? engine::Explain(game(), *last_seen_, Context(false)).kind : engine::ExplainKind::kIllegal;
+      if (corrected_kind == engine::ExplainKind::kExplained || corrected_kind == engine::ExplainKind::kNoChange) {
+        // The flag was raised on a misreading: read right, the board is what legal actions (or none) leave. The
+        // attempt as read does not stand (it is resolved as not made) and the corrected board is judged anew below.
+        auto r = journal_.AppendResolution(open_flag_, false, "withdrawn: the players corrected the reading");
+        if (!r) return Written(r.error(), &out), out;
+        Notice n{NoticeKind::kResolved, -1, "the flag is withdrawn: read right, the board breaks no rule", r->seq};
+        n.data = {{"withdrawn", true}};
+        out.push_back(n);
+        open_flag_ = -1, flag_region_ = -1, open_text_.clear();
+      }
       Judge(*last_seen_, -1, "", false, &out);
       ApplyDeferred(&out);
       return out;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "app/core/demo.h"
 #include "app/core/resume_point.h"
 #include "engine/components.h"
 #include "engine/replay.h"
@@ -412,8 +413,7 @@ void RefereeSession::TellCoins(std::vector<Notice>* out) {
     n.text = "the game is over";
     if (g.solo()) {  // the end items, the opposition's total and the rating (docs/solo.md)
       n.data["solo"] = engine::SoloResult(g);
-      n.text += ": solo score " + std::to_string(g.SoloScore()) + " (the opposition " + std::to_string(g.solo()->OppositionTotal()) +
-                "), " + std::string(engine::ToString(g.SoloRating()));
+      n.text += ": " + SoloResultLine(g);
     }
     out->push_back(n);
   }
@@ -424,6 +424,10 @@ void RefereeSession::CommitReading(const engine::Reading& reading, size_t count,
     if (!CommitAction(reading.actions[i].action, frame, out)) return;
   }
   if (reading.die_used) die_ = -1;
+}
+
+bool RefereeSession::Flaggable(engine::ActionType type) const {
+  return type == engine::ActionType::kConquer || (game().solo() && (type == engine::ActionType::kRedeploy || type == engine::ActionType::kErode));
 }
 
 void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, bool turn_ending, std::vector<Notice>* out) {
@@ -451,10 +455,10 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
     e.text = "The turn ends but the board differs from the game (" + e.text + "); please check the reading or finish the redeployment";
     e.options.clear();
   }
-  if (e.kind == engine::ExplainKind::kIllegal && e.reading.illegal >= 0 &&
-      e.reading.actions[e.reading.illegal].action.type != engine::ActionType::kConquer) {
-    // Only a conquest is flagged (a player can take it back); any other action the rules refuse (a withdrawal, a
-    // redeployment) means the board was misread or moved wrongly: the players must settle the reading.
+  if (e.kind == engine::ExplainKind::kIllegal && e.reading.illegal >= 0 && !Flaggable(e.reading.actions[e.reading.illegal].action.type)) {
+    // Only a conquest is flagged (a player can take it back), and in SoloPlay a redeployment or an erosion too
+    // (docs/solo.md); any other action the rules refuse (a withdrawal, a standard game's redeployment) means the
+    // board was misread or moved wrongly: the players must settle the reading.
     const engine::Verdict& v = e.verdict();
     e.kind = engine::ExplainKind::kQuestion;
     e.text = "The board shows what the rules do not allow (" + std::string(engine::ToString(v.code)) + ": " + v.why +

@@ -148,6 +148,7 @@ class RefereeSession {
   void TellCoins(std::vector<Notice>* out);
   void ApplyDeferred(std::vector<Notice>* out);  // a told action that waited for the board to be settled
   engine::ExplainContext Context(bool turn_ending) const;
+  bool Flaggable(engine::ActionType type) const;  // an action the rules refuse that is flagged, not asked about
 
   RefereeOptions options_;
   Journal journal_;

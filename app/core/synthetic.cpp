@@ -11,7 +11,9 @@
 #include "app/core/demo.h"
 #include "app/core/hash.h"
 #include "datasets/scene.h"
+#include "engine/map.h"
 #include "engine/random_game.h"
+#include "engine/record.h"
 
 namespace swref::core {
 namespace {
@@ -47,6 +49,22 @@ engine::Result<datasets::GameFramesSummary> GenerateDemoFrames(uint64_t seed, co
   auto demo = RunDemo(seed);
   if (!demo) return engine::Result<datasets::GameFramesSummary>::Error(demo.error());
   return datasets::WriteGameFrames(demo->record, options, progress);
+}
+
+engine::Result<datasets::GameFramesSummary> GenerateRecordFrames(const std::string& record_path, const datasets::GameFramesOptions& options,
+                                                                 const ProgressFn& progress) {
+  using R = engine::Result<datasets::GameFramesSummary>;
+  auto record = engine::ReadRecordFile(record_path);
+  if (!record) return R::Error(record.error());
+  if (!engine::BuiltinMap(record->map)) {  // a map file: found beside the record, as `swref play` finds it
+    const std::filesystem::path map = std::filesystem::path(record_path).parent_path() / record->map;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(map, ec)) return R::Error(record_path + ": map: \"" + record->map + "\" is neither a built-in map (2p, 3p, 4p, 5p) nor a file beside the record");
+    record->map = std::filesystem::absolute(map).string();
+  }
+  // Every action the rules reject must be one the table can show and take back (ScriptReport says which is not).
+  if (auto script = ScriptReport(*record); !script) return R::Error(record_path + ": " + script.error());
+  return datasets::WriteGameFrames(*record, options, progress);
 }
 
 engine::Result<int> PrintTokens(const std::string& path, const datasets::TokenSheetOptions& options) {

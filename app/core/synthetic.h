@@ -22,6 +22,12 @@ engine::Result<datasets::DatasetSummary> GenerateDataset(const datasets::Dataset
 engine::Result<datasets::GameFramesSummary> GenerateDemoFrames(uint64_t seed, const datasets::GameFramesOptions& options,
                                                                const ProgressFn& progress);
 
+// Any game record, standard or SoloPlay (`swref dataset demo --record`), as camera frames. The record's map is a
+// built-in key or a map file relative to the record's folder. Actions the rules reject must be conquests (or a
+// SoloPlay redeployment or erosion): the table photographs them as made and taken back.
+engine::Result<datasets::GameFramesSummary> GenerateRecordFrames(const std::string& record_path, const datasets::GameFramesOptions& options,
+                                                                 const ProgressFn& progress);
+
 engine::Result<int> PrintTokens(const std::string& path, const datasets::TokenSheetOptions& options);
 
 struct SceneBenchOptions {

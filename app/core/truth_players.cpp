@@ -10,7 +10,16 @@ void TruthPlayers::Remember(const Notice& notice) {
   const int region = session_.flag_region();
   if (notice.kind == NoticeKind::kFlag && session_.last_seen() && region >= 0 && region < session_.last_seen()->size())
     flagged_ = session_.last_seen()->regions[region];
+  if (notice.kind == NoticeKind::kFlag && session_.last_seen()) flagged_board_ = *session_.last_seen();
 }
+
+namespace {
+
+bool SameReading(const engine::ObservedRegion& a, const engine::ObservedRegion& b) {
+  return a.race == b.race && a.decline == b.decline && a.tokens == b.tokens;
+}
+
+}  // namespace
 
 void TruthPlayers::OnNotice(const Notice& notice, const std::function<void(const Notice&)>& next) {
   if (next) next(notice);
@@ -21,11 +30,25 @@ void TruthPlayers::OnNotice(const Notice& notice, const std::function<void(const
   if (notice.kind == NoticeKind::kPending && session_.open_flag() >= 0) {
     const int64_t frame = session_.last_observed_frame();
     const int region = session_.flag_region();
-    if (frame >= 0 && frame < static_cast<int64_t>(truth_.size()) && region >= 0 && region < static_cast<int>(session_.game().board().size())) {
+    const engine::Board& committed = session_.game().board();
+    if (frame >= 0 && frame < static_cast<int64_t>(truth_.size()) && region < static_cast<int>(committed.size())) {
       const engine::ObservedBoard real = ToObserved(truth_[frame]);
-      const engine::ObservedRegion* now = region < real.size() ? &real.regions[region] : nullptr;
-      const bool gone = now && flagged_ && (now->race != flagged_->race || now->decline != flagged_->decline || now->tokens != flagged_->tokens);
-      if (now && (gone || engine::ReadsAs(session_.game().board()[region], *now))) {
+      bool back = false;
+      if (region >= 0) {  // a conquest: its region
+        const engine::ObservedRegion* now = region < real.size() ? &real.regions[region] : nullptr;
+        const bool gone = now && flagged_ && (now->race != flagged_->race || now->decline != flagged_->decline || now->tokens != flagged_->tokens);
+        back = now && (gone || engine::ReadsAs(committed[region], *now));
+      } else if (flagged_board_ && flagged_board_->size() == real.size() && real.size() == static_cast<int>(committed.size())) {
+        // a SoloPlay redeployment or erosion: the regions it changed no longer show it (or the board is as before)
+        bool all_back = true, changed_again = false;
+        for (int r = 0; r < real.size(); ++r) {
+          all_back = all_back && engine::ReadsAs(committed[r], real.regions[r]);
+          const bool touched = !engine::ReadsAs(committed[r], flagged_board_->regions[r]);
+          changed_again = changed_again || (touched && !SameReading(real.regions[r], flagged_board_->regions[r]));
+        }
+        back = all_back || changed_again;
+      }
+      if (back) {
         TableEvent e;
         e.after_frame = frame;
         e.type = EventType::kTakeBack;
@@ -36,8 +59,9 @@ void TruthPlayers::OnNotice(const Notice& notice, const std::function<void(const
     }
     return;
   }
-  bool asked = notice.kind == NoticeKind::kQuestion;
-  for (int round = 0; round < 3 && asked && session_.open_question() >= 0 && session_.last_seen(); ++round) {
+  // Flagged: they look at the region first; a flag raised on a misreading is answered with the correction.
+  bool asked = notice.kind == NoticeKind::kQuestion || notice.kind == NoticeKind::kFlag;
+  for (int round = 0; round < 3 && asked && (session_.open_question() >= 0 || session_.open_flag() >= 0) && session_.last_seen(); ++round) {
     asked = false;
     const int64_t frame = session_.last_observed_frame();  // the players look at the board the referee read
     if (frame < 0 || frame >= static_cast<int64_t>(truth_.size())) break;
@@ -53,7 +77,7 @@ void TruthPlayers::OnNotice(const Notice& notice, const std::function<void(const
     for (const Notice& m : session_.OnEvent(e)) {
       if (next) next(m);
       Remember(m);
-      asked = asked || m.kind == NoticeKind::kQuestion;
+      asked = asked || m.kind == NoticeKind::kQuestion || m.kind == NoticeKind::kFlag;
     }
   }
 }

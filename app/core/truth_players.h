@@ -3,8 +3,11 @@
 // use them to follow a whole game from its frames without people at the table: when the referee asks, they correct
 // every region it reads wrong in the frame it last observed, in one correction (and again, at most 3 times, when
 // the corrected board raises a new question). A question a correction cannot settle stays open, as at a real table.
+// A flag is looked at the same way: raised on a misreading, the players' correction withdraws it (referee_session.h).
 // When an action they tell waits for a flagged conquest that the board they were last read from shows taken back,
-// they say "taken back" (the alert's button), as players do when the camera has not read the region back exactly.
+// they say "taken back" (the alert's button), as players do when the camera has not read the region back exactly
+// (a SoloPlay redeployment or erosion flagged: when the regions it changed show something else, or the whole board
+// is as the game has it).
 // The truth is read with datasets::ReadObservations (one Observation a frame, by frame index).
 #pragma once
 
@@ -24,7 +27,7 @@ class TruthPlayers {
   TruthPlayers(RefereeSession& session, std::vector<vision::Observation> truth) : session_(session), truth_(std::move(truth)) {}
   // Hands `notice` on, then answers the question it may raise; the notices of the answer go on too.
   void OnNotice(const Notice& notice, const std::function<void(const Notice&)>& next);
-  int questions() const { return questions_; }  // questions answered with a correction
+  int questions() const { return questions_; }  // questions (and flags on a misreading) answered with a correction
   int corrected() const { return corrected_; }  // region readings corrected in them
   int taken_back() const { return taken_back_; }  // flagged conquests they said were taken back (the alert's button)
 
@@ -34,6 +37,7 @@ class TruthPlayers {
   std::vector<vision::Observation> truth_;
   int questions_ = 0, corrected_ = 0, taken_back_ = 0;
   std::optional<engine::ObservedRegion> flagged_;  // the open flag's region as read when it was flagged
+  std::optional<engine::ObservedBoard> flagged_board_;  // the whole board then (a SoloPlay redeployment or erosion)
 };
 
 }  // namespace swref::core
