@@ -103,6 +103,23 @@ void AskHiddenCount(const Simulated& chosen, const std::vector<Simulated>& sims,
   e->text += "?";
 }
 
+// SoloPlay reads the counts it sees (a move's size, a balancing's counts): a region the reading changes whose count
+// a stack may hide is a question with the reading as its option, never a lower bound taken silently.
+bool AskSoloHiddenCount(const Simulated& chosen, const ObservedBoard& seen, const Game& game, Explanation* e) {
+  std::vector<int> hidden;
+  for (int r : Differing(game, seen))
+    if (!seen.regions[r].tokens_certain) hidden.push_back(r);
+  if (hidden.empty()) return false;
+  e->kind = ExplainKind::kQuestion;
+  e->options.push_back(chosen.reading);
+  e->regions = hidden;
+  e->text = "A stack may hide tokens in region";
+  e->text += hidden.size() == 1 ? " " : "s ";
+  for (size_t k = 0; k < hidden.size(); ++k) e->text += (k ? ", " : "") + std::to_string(hidden[k]);
+  e->text += ": is it (1) " + ReadingText(chosen.reading, game) + "? If not, correct the count";
+  return true;
+}
+
 void Choose(const Game& game, const ObservedBoard& seen, const BoardDiff& diff, const std::vector<Simulated>& sims,
             const ExplainContext& context, Explanation* e) {
   // 1. the best legal readings
@@ -129,6 +146,7 @@ void Choose(const Game& game, const ObservedBoard& seen, const BoardDiff& diff, 
       AskHiddenCount(chosen, sims, diff, seen, game, e);
       return;
     }
+    if (game.solo() && context.ask_hidden_counts && !chosen.reading.actions.empty() && AskSoloHiddenCount(chosen, seen, game, e)) return;
     e->reading = chosen.reading;
     if (chosen.reading.actions.empty()) {
       e->kind = ExplainKind::kPending;

@@ -27,6 +27,13 @@ assert [s["code"] for s in d["steps"] if not s["ok"]] == ["not_adjacent", "not_e
 assert d["turns"][0] == {"round": 1, "player": "Ann", "coins": {"regions": 4, "race": 0, "power": 4, "total": 8}}, d["turns"][0]
 PY
 
+"$swref" dataset demo --record "$src/examples/solo-2p.json" --out "$tmp/solo-frames" --size 640x480 > "$tmp/sf.txt" 2>/dev/null
+check "dataset demo --record photographs the solo example" $?
+grep -q "examples/solo-2p.json as [0-9]* camera frames" "$tmp/sf.txt" && [ -f "$tmp/solo-frames/events.jsonl" ] && [ -f "$tmp/solo-frames/truth.jsonl" ]
+check "... and writes its frames, events and truth" $?
+echo '{"format": "smallworld-record/1", "map": "nowhere.json", "players": ["Ann", "Bob"], "actions": []}' > "$tmp/nomap.json"
+"$swref" dataset demo --record "$tmp/nomap.json" --out "$tmp/nomap-frames" > /dev/null 2> "$tmp/err.txt"
+[ $? = 1 ] && grep -qF 'nomap.json: map: "nowhere.json" is neither a built-in map' "$tmp/err.txt"; check "dataset demo --record names a missing map" $?
 "$swref" play "$src/examples/solo-2p.json" > "$tmp/solo.json"; check "play exits 0 on the solo example" $?
 python3 - "$tmp/solo.json" <<'PY'; check "a solo game's output has its score and rating" $?
 import json, sys
