@@ -4,6 +4,7 @@
 
 #include "calibration/image_io.h"
 #include "engine/json_input.h"
+#include "engine/map.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,12 +30,6 @@ std::vector<cv::Point2d> Apply(const cv::Matx33d& h, const std::vector<cv::Point
   std::vector<cv::Point2d> out;
   cv::perspectiveTransform(pts, out, cv::Mat(h));
   return out;
-}
-
-std::string Join(const std::vector<int>& v) {
-  std::string s;
-  for (int x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
-  return s;
 }
 
 // Intersection of two lines given as (point, direction).
@@ -87,7 +82,7 @@ R<BoardPose> RegisterByMarkers(const cv::Mat& image, const LayoutMarkers& marker
   }
   if (pose.markers_found.size() < 3) {
     return R<BoardPose>::Error(where + ": found " + std::to_string(pose.markers_found.size()) + " of the 4 corner markers (missing " +
-                               Join(missing) + "); at least 3 must be visible, or set up without markers");
+                               engine::IdList(missing) + "); at least 3 must be visible, or set up without markers");
   }
   const cv::Mat h = cv::findHomography(board_pts, image_pts, 0);
   if (h.empty()) return R<BoardPose>::Error(where + ": the markers do not give a usable board position");

@@ -24,6 +24,7 @@
 #include <map>
 
 #include "engine/components.h"
+#include "engine/map.h"
 
 namespace swref::calibration {
 namespace {
@@ -39,12 +40,6 @@ constexpr double kCentreRadiusMm = 9;          // the blank centre every token c
 constexpr double kRingFromMm = 1, kRingToMm = 3;  // paper ring inside the outline, clear of the outline's blur
 constexpr double kNotPaper = 0.15;             // darker or more saturated than paper by this fraction: a token
 constexpr double kOutlineBandMm = 1.5;         // the printed outline and its blur, ignored
-
-std::string Join(const std::vector<int>& ids) {
-  std::string s;
-  for (int id : ids) s += (s.empty() ? "" : ", ") + std::to_string(id);
-  return s;
-}
 
 // The kinds in print order, each with the kind its cell shows once the race tokens are flipped.
 std::vector<std::pair<std::string, std::string>> MatKinds() {
@@ -265,9 +260,9 @@ Result<MatPhoto> ReadMatPhoto(const cv::Mat& photo, const MatGeometry& mat, cons
     if (!seen.count(m.id)) out.missing_markers.push_back(m.id);
   if (seen.size() < 3) {
     std::string why = at + "found " + std::to_string(seen.size()) + " of the mat's 4 corner markers (missing " +
-                      Join(out.missing_markers) + "); at least 3 are needed: photograph the whole mat";
+                      engine::IdList(out.missing_markers) + "); at least 3 are needed: photograph the whole mat";
     std::sort(foreign.begin(), foreign.end());
-    if (!foreign.empty()) why += " (markers " + Join(foreign) + " seen are not the mat's)";
+    if (!foreign.empty()) why += " (markers " + engine::IdList(foreign) + " seen are not the mat's)";
     return R::Error(why);
   }
 

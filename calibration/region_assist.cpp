@@ -10,18 +10,13 @@
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/board_setup.h"
+#include "engine/map.h"
 
 namespace swref::calibration {
 namespace {
 
 template <typename T>
 using R = engine::Result<T>;
-
-std::string Join(const std::vector<int>& v) {
-  std::string s;
-  for (int x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
-  return s;
-}
 
 // A sticker (a corner marker with its white margin) hides the borders under it. Its square is cleared, and each
 // border line that runs into the square is continued straight, in the direction of its last 8 mm, until it meets
@@ -107,7 +102,7 @@ R<Layout> AssistLayout(const cv::Mat& rectified, double px_per_mm, cv::Size2d bo
     if (p.x < 0 || p.y < 0 || p.x >= board_mm.width || p.y >= board_mm.height)
       return R<Layout>::Error("points: the point of region " + std::to_string(id) + " lies outside the board");
   }
-  if (!missing.empty()) return R<Layout>::Error("points: no point for region(s) " + Join(missing) + " (one point inside every region)");
+  if (!missing.empty()) return R<Layout>::Error("points: no point for region(s) " + engine::IdList(missing) + " (one point inside every region)");
 
   // Elevation: thin dark lines (a black-hat of the lightness over ~3 mm) weighted by how dark they are. The
   // printed borders are the darkest, most continuous ones; flooding from the seeds in order of elevation makes the

@@ -253,4 +253,10 @@ MapResult LoadMap(const std::string& name, const std::filesystem::path& base_dir
   return parsed;
 }
 
+std::string IdList(const std::vector<int>& ids) {
+  std::string s;
+  for (int id : ids) s += (s.empty() ? "" : ", ") + std::to_string(id);
+  return s;
+}
+
 }  // namespace swref::engine

@@ -20,6 +20,8 @@ namespace swref::engine {
 
 enum class Terrain : uint8_t { kFarmland, kForest, kHill, kMountain, kSwamp, kSea, kLake };
 std::string_view ToString(Terrain terrain);
+// Ids (regions, markers) as people read them in a message: "1, 5, 11".
+std::string IdList(const std::vector<int>& ids);
 
 struct Region {
   int id = 0;

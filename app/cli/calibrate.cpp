@@ -5,15 +5,13 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/cli/output.h"
 #include "app/cli/progress.h"
 
 namespace swref::cli {
 namespace {
 
-int Fail(const std::string& message, int code) {
-  std::cerr << "swref: calibrate camera: " << message << "\n";
-  return code;
-}
+int FailCalibrate(const std::string& message, int code) { return Fail("calibrate camera: " + message, code); }
 
 void PrintReport(const core::CalibrateRequest& request, const calibration::CameraModel& m) {
   std::vector<std::string> names;
@@ -55,11 +53,11 @@ bool ParsePattern(const std::string& text, cv::Size* size) {
 }
 
 int RunCalibrateCamera(const core::CalibrateRequest& request) {
-  if (auto problem = request.Check(); !problem.empty()) return Fail(problem, 2);
+  if (auto problem = request.Check(); !problem.empty()) return FailCalibrate(problem, 2);
   ProgressBar bar("calibrate camera");
   auto model = core::CalibrateCamera(request, [&](int done, int total) { bar.Update(done, total); });
   bar.Finish();
-  if (!model) return Fail(model.error(), 1);
+  if (!model) return FailCalibrate(model.error(), 1);
   PrintReport(request, *model);
   return 0;
 }

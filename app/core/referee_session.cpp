@@ -7,6 +7,7 @@
 #include "app/core/resume_point.h"
 #include "engine/components.h"
 #include "engine/replay.h"
+#include "engine/map.h"
 
 namespace swref::core {
 namespace fs = std::filesystem;
@@ -39,12 +40,6 @@ std::string Attempted(const engine::Action& a) {
   if (a.type == engine::ActionType::kRedeploy) return "redeployed";
   if (a.type == engine::ActionType::kErode) return "eroded the " + std::string(engine::Info(static_cast<engine::Race>(a.race)).name);
   return "conquered region " + std::to_string(a.region);
-}
-
-std::string RegionList(const std::vector<int>& regions) {
-  std::string s;
-  for (int r : regions) s += (s.empty() ? "" : ", ") + std::to_string(r);
-  return s;
 }
 
 // What a resume point's state must fit: the map, the players, the journal it resumes.
@@ -501,7 +496,7 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
     case engine::ExplainKind::kQuestion: {
       if (open_question_ >= 0) return;  // still the same question
       const nlohmann::json options = OptionsJson(e, players());
-      auto q = journal_.AppendQuestion(e.text + (e.regions.empty() ? "" : " (regions " + RegionList(e.regions) + ")"), options);
+      auto q = journal_.AppendQuestion(e.text + (e.regions.empty() ? "" : " (regions " + engine::IdList(e.regions) + ")"), options);
       if (!q) return void(Written(q.error(), out));
       open_question_ = *q;
       open_text_ = e.text;
