@@ -139,6 +139,9 @@ engine::Result<Observation> ParseObservation(const nlohmann::json& doc, const st
         !Optional(rj, "lost_tribe", at, &r.lost_tribe, &problem) || !Optional(rj, "confidence", at, &r.confidence, &problem)) {
       return R::Error(problem);
     }
+    // A confidence is a share, written to 3 decimals (ToJson): read as written, so that a line reads back the same.
+    if (!(r.confidence >= 0 && r.confidence <= 1)) return R::Error(at + ".confidence: expected a number from 0 to 1");
+    r.confidence = std::round(r.confidence * 1000) / 1000;
     if (auto pieces = rj.find("pieces"); pieces != rj.end()) {
       if (!pieces->is_object()) return R::Error(at + ".pieces: expected an object");
       for (const auto& [key, value] : pieces->items()) {

@@ -81,5 +81,22 @@ TEST(Observation, RejectsNumbersOutOfRange) {
   EXPECT_EQ(ParseObservation(many, "x").error(), "x.regions: more than 250 regions");
 }
 
+// Found by the `observation` fuzz target (435,791 inputs in): a confidence of 1.3333333333333333 was read as is and
+// written to 3 decimals, so the line did not read back the same; 5.99 was accepted. Now a confidence is a share
+// from 0 to 1, read at the precision it is written.
+TEST(Observation, AConfidenceIsAShareReadAsWritten) {
+  auto out_of_range = nlohmann::json::parse(R"({"image": "a.jpg", "status": "ok", "regions": [{"id": 0, "tokens": 0, "confidence": 5.99}]})");
+  EXPECT_EQ(ParseObservation(out_of_range, "x").error(), "x.regions[0].confidence: expected a number from 0 to 1");
+  auto negative = nlohmann::json::parse(R"({"image": "a.jpg", "status": "ok", "regions": [{"id": 0, "tokens": 0, "confidence": -0.1}]})");
+  EXPECT_EQ(ParseObservation(negative, "x").error(), "x.regions[0].confidence: expected a number from 0 to 1");
+  auto fine = nlohmann::json::parse(R"({"image": "a.jpg", "status": "ok", "regions": [{"id": 0, "tokens": 0, "confidence": 0.33333333}]})");
+  auto read = ParseObservation(fine, "x");
+  ASSERT_TRUE(read.ok()) << read.error();
+  auto again = ParseObservation(nlohmann::json::parse(ToJson(*read).dump()), "again");
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(again->regions, read->regions);
+  EXPECT_DOUBLE_EQ(read->regions[0].confidence, 0.333);
+}
+
 }  // namespace
 }  // namespace swref::vision
