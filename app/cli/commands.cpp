@@ -55,7 +55,7 @@ constexpr CommandInfo kCommands[] = {
     {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
     {"print targets", "swref print markers|charuco|mat --out FILE.pdf [--paper a4|letter]", "the board's corner markers, a ChArUco calibration board, the token enrollment mat, at true scale with instructions"},
     {"dataset suite", "swref dataset suite --out DIR [--scenes 80] [--seed 1]", "the observer's accuracy suite: a synthetic dataset on each of the four maps, set up and enrolled from its own photos, observed and scored (per map and together, against the goals)"},
-    {"bench", "swref bench [engine|scene|vision|referee] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms; the observer on one core (per-frame path, full observation, each against a 1080p BGR->Lab conversion; peak memory of swref observe); the referee on injected games from camera frames (flag precision and recall, exact tallies, still frame to verdict ms)"},
+    {"bench", "swref bench [engine|scene|vision|referee] [--json]", "benchmarks: random games per second and legality checks; synthetic scene generation ms; the observer on one core (per-frame path, full observation, each against a 1080p BGR->Lab conversion; peak memory of swref observe); the referee on injected games from camera frames, standard and SoloPlay (--solo N, --keep DIR; flag precision and recall, exact tallies, still frame to verdict ms)"},
     {"help", "swref help [COMMAND]", "this overview, or one command's options"},
     {"version", "swref version", "print the version"},
 };

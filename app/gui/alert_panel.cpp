@@ -61,7 +61,9 @@ void AlertPanel::Show(const SnapshotPtr& s) {
   if (flag) {
     setStyleSheet("#alertPanel { background: #fbe3e1; border: 2px solid #c0392b; border-radius: 6px; }");
     title_->setText("Illegal conquest");
-    text_->setText(Q(s->open_text) + "\n\nThe players take it back, or accept it as a house ruling with a note.");
+    text_->setText(Q(s->open_text) +
+                   "\n\nThe players take it back, or accept it as a house ruling with a note. If the camera misread the board, "
+                   "correct the reading: read right and legal, the flag is withdrawn.");
   } else {
     setStyleSheet("#alertPanel { background: #fff3d6; border: 2px solid #d68910; border-radius: 6px; }");
     title_->setText("Please check the board");
@@ -79,7 +81,7 @@ void AlertPanel::Show(const SnapshotPtr& s) {
   take_back_->setVisible(flag);
   accept_->setVisible(flag);
   choose_->setVisible(question && options_->count() > 0);
-  correct_->setVisible(question);
+  correct_->setVisible(question || flag);  // a flag raised on a misreading is withdrawn by the correction
   as_table_->setVisible(question && s->demo);
 }
 
