@@ -130,9 +130,10 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
         return out;
       }
       const engine::ExplainKind corrected_kind = open_flag_ >= 0 ? engine::Explain(game(), *last_seen_, Context(false)).kind : engine::ExplainKind::kIllegal;
-      if (corrected_kind == engine::ExplainKind::kExplained || corrected_kind == engine::ExplainKind::kNoChange) {
-        // The flag was raised on a misreading: read right, the board is what legal actions (or none) leave. The
-        // attempt as read does not stand (it is resolved as not made) and the corrected board is judged anew below.
+      if (corrected_kind == engine::ExplainKind::kExplained) {
+        // The flag was raised on a misreading: read right, the board is what legal actions leave. The attempt as
+        // read does not stand (it is resolved as not made) and the corrected board is judged anew below. (Read right
+        // as before the attempt, it was taken back: Judge resolves it so.)
         auto r = journal_.AppendResolution(open_flag_, false, "withdrawn: the players corrected the reading");
         if (!r) return Written(r.error(), &out), out;
         Notice n{NoticeKind::kResolved, -1, "the flag is withdrawn: read right, the board breaks no rule", r->seq};
