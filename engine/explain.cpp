@@ -8,6 +8,7 @@
 
 #include "engine/explain_readings.h"
 #include "engine/explain_solo.h"
+#include "engine/map.h"
 #include "engine/record.h"
 
 namespace swref::engine {
@@ -113,9 +114,7 @@ bool AskSoloHiddenCount(const Simulated& chosen, const ObservedBoard& seen, cons
   e->kind = ExplainKind::kQuestion;
   e->options.push_back(chosen.reading);
   e->regions = hidden;
-  e->text = "A stack may hide tokens in region";
-  e->text += hidden.size() == 1 ? " " : "s ";
-  for (size_t k = 0; k < hidden.size(); ++k) e->text += (k ? ", " : "") + std::to_string(hidden[k]);
+  e->text = std::string("A stack may hide tokens in region") + (hidden.size() == 1 ? " " : "s ") + IdList(hidden);
   e->text += ": is it (1) " + ReadingText(chosen.reading, game) + "? If not, correct the count";
   return true;
 }
