@@ -29,11 +29,6 @@ namespace swref::datasets {
 using namespace camera_internal;
 namespace {
 
-constexpr double kNeutralKelvin = 5000;  // the white balance the simulated camera is set to
-constexpr int kGridStep = 8;             // frame pixels between nodes of the coarse map and of the light field
-
-cv::Point2d PrincipalPoint(cv::Size frame) { return {(frame.width - 1) / 2.0, (frame.height - 1) / 2.0}; }
-
 // FNV-1a over the bytes of the values fed to it: the seeds of everything a shot leaves implicit (its noise, the
 // details of an arm) come from the shot itself, so that one shot always gives one frame.
 class Hasher {
@@ -53,16 +48,16 @@ class Hasher {
   uint64_t h_ = 14695981039346656037ull;
 };
 
+}  // namespace
+
 // cv::RNG is a multiply-with-carry generator whose first outputs are nearly linear in a small seed (seeds 1, 2, 3
 // would give tilts in arithmetic progression), so user seeds are scrambled first (splitmix64's finaliser).
-uint64_t Scramble(uint64_t seed) {
+uint64_t camera_internal::Scramble(uint64_t seed) {
   uint64_t z = seed + 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
-
-}  // namespace
 
 uint64_t camera_internal::HashArm(const Arm& arm) {
   return Hasher()
@@ -169,6 +164,11 @@ double UndistortRadius(double rd, double k1, double k2) {
 
 }  // namespace
 
+cv::Mat camera_internal::UpsampleNodes(const cv::Mat& nodes, cv::Size frame, cv::Mat big) {
+  cv::resize(nodes, big, nodes.size() * kGridStep, 0, 0, cv::INTER_LINEAR);
+  return big(cv::Rect(kGridStep, kGridStep, frame.width, frame.height));
+}
+
 cv::Mat camera_internal::Scratch(ScratchSlot slot, cv::Size size, int type) {
   thread_local std::array<std::vector<uint8_t>, kSlotCount> buffers;
   std::vector<uint8_t>& b = buffers[slot];
@@ -178,18 +178,6 @@ cv::Mat camera_internal::Scratch(ScratchSlot slot, cv::Size size, int type) {
 }
 
 namespace {
-
-// Frame coordinate of coarse node i: nodes lie one step beyond the frame on each side and are placed where
-// cv::resize (INTER_LINEAR, integer factor kGridStep) takes its source samples, so that the resized node image,
-// cropped by one step, interpolates the nodes at every frame pixel (none falls in resize's clamped border).
-double NodeCoord(int i) { return kGridStep * (i - 1) + (kGridStep - 1) / 2.0; }
-cv::Size NodeCount(cv::Size frame) {
-  return {(frame.width + kGridStep - 1) / kGridStep + 2, (frame.height + kGridStep - 1) / kGridStep + 2};
-}
-cv::Mat UpsampleNodes(const cv::Mat& nodes, cv::Size frame, cv::Mat big) {  // big: nodes.size() * kGridStep
-  cv::resize(nodes, big, nodes.size() * kGridStep, 0, 0, cv::INTER_LINEAR);
-  return big(cv::Rect(kGridStep, kGridStep, frame.width, frame.height));
-}
 
 // The remap tables of a shot: OpenCV's fixed-point form (integer source pixel + 1/32-pixel interpolation index),
 // which cv::remap reads fastest.
@@ -278,146 +266,6 @@ RemapTables TablesFor(const World& world, const CameraShot& shot) {
   cache.emplace_front(key, tables);
   if (cache.size() > kCapacity) cache.pop_back();
   return tables;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Light
-
-// Planck's law at a wavelength (nm), up to a constant.
-double Planck(double nm, double kelvin) {
-  const double l = nm * 1e-9;
-  return 1 / (std::pow(l, 5) * (std::exp(1.4388e-2 / (l * kelvin)) - 1));
-}
-
-// Per-channel (BGR) gains for light of a colour temperature, seen by a camera white-balanced for kNeutralKelvin.
-// The black body is sampled at the peaks of typical sensor filters. A camera's auto white balance removes much of
-// a cast, so only part of it (the exponent, in log terms) is kept: a 2700 K lamp looks warm, not orange. The
-// gains are normalised to unit luminance, so the colour temperature does not change the exposure.
-cv::Vec3d LightColour(double kelvin) {
-  constexpr double kNm[3] = {460, 540, 600};  // B, G, R
-  constexpr double kKept = 0.45;
-  cv::Vec3d g;
-  for (int c = 0; c < 3; ++c) g[c] = std::pow(Planck(kNm[c], kelvin) / Planck(kNm[c], kNeutralKelvin), kKept);
-  return g / (0.114 * g[0] + 0.587 * g[1] + 0.299 * g[2]);
-}
-
-bool NeutralGain(const Lighting& l) {
-  return l.ev == 0 && l.gradient == 0 && l.vignetting == 0 && l.kelvin == kNeutralKelvin;
-}
-
-// Multiplies the frame by the light's gain field and adds the glare. Both fields are smooth, so they are evaluated
-// on the coarse grid and interpolated, and applied as 8-bit images (the gain in units of 1/128, up to 1.99).
-// Glare is a reflection off the board, so arms above it hide it: `arms` is their coverage (CV_8U, or empty), and
-// `arms_box` bounds it.
-void ApplyLight(cv::Mat& frame, const Lighting& light, const cv::Mat& arms, cv::Rect arms_box) {
-  const bool gain = !NeutralGain(light);
-  const bool glare = std::any_of(light.glare.begin(), light.glare.end(), [](const Glare& g) { return g.strength > 0; });
-  if (!gain && !glare) return;
-  const cv::Size n = NodeCount(frame.size());
-  const cv::Point2d pp = PrincipalPoint(frame.size());
-  const cv::Vec3d colour = LightColour(light.kelvin);
-  // Exposure in stops; the pixel values are gamma-encoded (about 2.2), so one stop multiplies them by 2^(1/2.2).
-  const double exposure = std::pow(2.0, light.ev / 2.2);
-  // Gradient: brightness falls linearly from 1 to (1 - gradient) across the frame along gradient_deg.
-  const cv::Point2d gd(std::cos(Rad(light.gradient_deg)), std::sin(Rad(light.gradient_deg)));
-  const double extent = std::abs(gd.x) * frame.cols + std::abs(gd.y) * frame.rows;
-  // Vignetting follows the cos^4 law, 1 / (1 + (r / F)^2)^2, with F chosen so that the corners get (1 - vignetting).
-  const double v = std::clamp(light.vignetting, 0.0, 0.95);
-  const double inv_f2 = (1 / std::sqrt(1 - v) - 1) / (pp.x * pp.x + pp.y * pp.y);
-  // Glare is the lamp's specular reflection: its colour, washed out towards white by its brightness.
-  const cv::Vec3d glare_colour = 0.35 * colour + 0.65 * cv::Vec3d(1, 1, 1);
-  struct Patch {
-    cv::Point2d c;
-    double ca, sa, ia2, ib2, amp;
-  };
-  std::vector<Patch> patches;
-  for (const Glare& g : light.glare)
-    if (g.strength > 0 && g.axes.width > 0 && g.axes.height > 0)
-      patches.push_back({g.centre, std::cos(Rad(g.angle_deg)), std::sin(Rad(g.angle_deg)),
-                         1 / (g.axes.width * g.axes.width), 1 / (g.axes.height * g.axes.height), 255 * g.strength});
-  cv::Mat gain_nodes(n, CV_8UC3), glare_nodes(n, CV_8UC3);
-  for (int j = 0; j < n.height; ++j) {
-    auto* gp = gain_nodes.ptr<cv::Vec3b>(j);
-    auto* lp = glare_nodes.ptr<cv::Vec3b>(j);
-    const double y = NodeCoord(j);
-    for (int i = 0; i < n.width; ++i) {
-      const double x = NodeCoord(i);
-      const double t = std::clamp(((x - pp.x) * gd.x + (y - pp.y) * gd.y) / extent + 0.5, 0.0, 1.0);
-      const double rho2 = ((x - pp.x) * (x - pp.x) + (y - pp.y) * (y - pp.y)) * inv_f2;
-      const double g = 128 * exposure * (1 - light.gradient * t) / ((1 + rho2) * (1 + rho2));
-      double add = 0;
-      for (const Patch& p : patches) {
-        const double dx = x - p.c.x, dy = y - p.c.y;
-        const double u = dx * p.ca + dy * p.sa, w = -dx * p.sa + dy * p.ca;
-        add += p.amp * std::exp(-2 * (u * u * p.ia2 + w * w * p.ib2));  // e^-2 (13%) at the ellipse's edge
-      }
-      for (int c = 0; c < 3; ++c) {
-        gp[i][c] = cv::saturate_cast<uchar>(g * colour[c]);
-        lp[i][c] = cv::saturate_cast<uchar>(add * glare_colour[c]);
-      }
-    }
-  }
-  const cv::Size big = n * kGridStep;
-  if (gain)
-    cv::multiply(frame, UpsampleNodes(gain_nodes, frame.size(), Scratch(kGainSlot, big, CV_8UC3)), frame, 1.0 / 128);
-  if (!glare) return;
-  cv::Mat added = UpsampleNodes(glare_nodes, frame.size(), Scratch(kGlareSlot, big, CV_8UC3));
-  if (!arms.empty())
-    for (int y = arms_box.y; y < arms_box.br().y; ++y) {
-      uchar* g = added.ptr<uchar>(y);
-      const uchar* a = arms.ptr<uchar>(y);
-      for (int x = arms_box.x; x < arms_box.br().x; ++x)
-        for (int c = 0; c < 3; ++c) g[3 * x + c] = uchar((g[3 * x + c] * (255 - a[x]) + 127) / 255);
-    }
-  cv::add(frame, added, frame);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Sensor noise
-
-// Drawing 6 million Gaussian numbers per frame costs more than the rest of the sensor together, so the frame's
-// noise is read from a pool drawn once (fixed seed), each row starting at a random place chosen by the shot's
-// seed. Each pool entry is a BGR triple: a shared luminance part plus a per-channel part, as a demosaicked sensor
-// gives. Values are N(0, 1) scaled by kPoolSigma.
-constexpr int kPoolSize = 3 << 19;
-constexpr float kPoolSigma = 32;
-
-const std::vector<int8_t>& NoisePool() {
-  static const std::vector<int8_t> pool = [] {
-    std::vector<int8_t> p(kPoolSize);
-    cv::RNG rng(0x5eed5eedull);
-    for (int i = 0; i < kPoolSize; i += 3) {
-      const double luma = rng.gaussian(1);
-      for (int c = 0; c < 3; ++c)
-        p[i + c] = cv::saturate_cast<int8_t>(kPoolSigma * (0.75 * luma + 0.66 * rng.gaussian(1)));
-    }
-    return p;
-  }();
-  return pool;
-}
-
-// Gaussian noise whose sigma grows with brightness (read noise plus shot noise): sensor.noise_sigma at mid-grey,
-// 0.6 of it in black, 1.4 of it in white (sigma is capped at 10 levels). The loop is integer arithmetic whose values
-// fit 16 bits (the local sigma in 1/16 level, times a pool value), which the compiler vectorises with plain SSE2.
-void AddNoise(cv::Mat& frame, double sigma, uint64_t seed) {
-  if (sigma <= 0) return;
-  const std::vector<int8_t>& pool = NoisePool();
-  const int n = frame.cols * 3;
-  CV_Assert(n < kPoolSize);
-  cv::RNG rng(Scramble(seed));
-  const double s = 16 * std::min(sigma, 10.0);  // |pool| <= 127: |pool * f| <= 127 * 1.4 * 160 < 2^15
-  const int a = int(std::lround(0.6 * s)), b = int(std::lround(0.8 * s));
-  static_assert(kPoolSigma == 32, "the shift below divides by 16 * kPoolSigma");
-  for (int y = 0; y < frame.rows; ++y) {
-    uint8_t* row = frame.ptr<uint8_t>(y);
-    const int8_t* z = pool.data() + 3 * rng.uniform(0, (kPoolSize - n) / 3);
-    for (int j = 0; j < n; ++j) {
-      const int v = row[j];
-      const int f = a + ((b * v + 128) >> 8);     // sigma at this brightness, 1/16 level
-      const int x = v + ((z[j] * f + 256) >> 9);  // z / 32 * f / 16, rounded
-      row[j] = uint8_t(std::clamp(x, 0, 255));
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
