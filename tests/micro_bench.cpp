@@ -1,12 +1,19 @@
-// Timing of the table camera simulator (not a test): RenderFrame of a 1920x1080 frame from a 900 x 700 mm world at
-// 2.5 px/mm with every effect on, on one thread, with the remap tables cached (a demo's frames share a pose) and
-// rebuilt (every frame a new pose). Run: build/tests/camera_bench [--benchmark_repetitions=5 ...]
+// Micro-benchmarks (Google Benchmark; not tests: times are measured here, never asserted in the suite).
+// Run: build/tests/micro_bench [--benchmark_repetitions=5 --benchmark_filter=...]
+// - BM_RenderCached / BM_RenderUncached: the table camera simulator, RenderFrame of a 1920x1080 frame from a
+//   900 x 700 mm world at 2.5 px/mm with every effect on, on one thread, with the remap tables cached (a demo's frames
+//   share a pose) and rebuilt (every frame a new pose);
+// - BM_RenderToken: one stand-in token drawn at 3 px/mm at a new angle (the synthetic scenes draw hundreds);
+// - BM_PlanarityOfAGrid: the map planarity test on a triangulated 20 x 10 grid (200 vertices), far above the
+//   official maps' 40 regions.
 #include <benchmark/benchmark.h>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "datasets/camera.h"
+#include "datasets/token_art.h"
+#include "engine/planarity.h"
 
 namespace {
 
@@ -64,6 +71,31 @@ void BM_RenderUncached(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_RenderUncached)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MinTime(2);
+
+void BM_RenderToken(benchmark::State& state) {
+  cv::setNumThreads(1);
+  const auto& kinds = AllTokenKinds();
+  int i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(RenderToken(kinds[i % kinds.size()], 3.0, i * 11.0).data);
+    ++i;
+  }
+}
+BENCHMARK(BM_RenderToken)->Unit(benchmark::kMillisecond)->MinTime(1);
+
+void BM_PlanarityOfAGrid(benchmark::State& state) {
+  const int rows = 10, cols = 20;
+  std::vector<std::pair<int, int>> edges;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const int v = r * cols + c;
+      if (c + 1 < cols) edges.push_back({v, v + 1});
+      if (r + 1 < rows) edges.push_back({v, v + cols});
+      if (c + 1 < cols && r + 1 < rows) edges.push_back({v, v + cols + 1});
+    }
+  for (auto _ : state) benchmark::DoNotOptimize(swref::engine::TestPlanarity(rows * cols, edges).planar);
+}
+BENCHMARK(BM_PlanarityOfAGrid)->Unit(benchmark::kMillisecond)->MinTime(1);
 
 }  // namespace
 

@@ -11,12 +11,13 @@
 #include "app/core/referee_run.h"
 #include "engine/observed.h"
 #include "tests/app/journal_fixture.h"
+#include "tests/app/suite_table.h"
 
 namespace swref::core {
 namespace {
 
 namespace fs = std::filesystem;
-const cv::Size kFrame(960, 540);
+const cv::Size kFrame = testing::kSuiteTableFrame;
 
 class DemoTableTest : public ::testing::Test {
  protected:
@@ -25,7 +26,7 @@ class DemoTableTest : public ::testing::Test {
     auto demo = RunDemo(7);
     ASSERT_TRUE(demo) << demo.error();
     script_ = new DemoReport(std::move(*demo));
-    auto table = PrepareDemoTable(script_->record, dir_->path() / "table", 7, kFrame);
+    auto table = testing::SuiteTable(script_->record, dir_->path() / "table");
     ASSERT_TRUE(table) << table.error();
     table_ = new DemoTable(std::move(*table));
   }

@@ -459,6 +459,7 @@ TEST(Journal, AppendCostOnA500ActionRecord) {
     ASSERT_TRUE(p->AppendObservation({"f.jpg", i, ObservationSha256({{"i", i}}), {i % 40, (i + 7) % 40}}).ok());
   auto durable = Journal::Open(dir / "p.json");
   ASSERT_TRUE(durable.ok()) << durable.error();
+  const int before = durable->size();
   std::vector<double> ms;
   for (int i = 0; i < 40; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -466,6 +467,11 @@ TEST(Journal, AppendCostOnA500ActionRecord) {
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   std::sort(ms.begin(), ms.end());
+  {  // every durable append is on the disk
+    auto reopened = Journal::Open(dir / "p.json");
+    ASSERT_TRUE(reopened.ok()) << reopened.error();
+    EXPECT_EQ(reopened->size(), before + 40);
+  }
   std::vector<double> no_sync;  // the same appends without fsync: building and writing the document
   for (int i = 0; i < 40; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -477,7 +483,8 @@ TEST(Journal, AppendCostOnA500ActionRecord) {
               "[ measure  ] durable append there: median %.2f ms, p90 %.2f ms, max %.2f ms (40 appends); without fsync: median %.2f ms\n",
               actions, game_entries, game_bytes / 1024, durable->size(), durable->document_bytes() / 1024, ms[ms.size() / 2],
               ms[ms.size() * 9 / 10], ms.back(), no_sync[no_sync.size() / 2]);
-  EXPECT_LT(ms[ms.size() / 2], 250.0);
+  // The times are printed, not asserted: a time checked in a unit test fails on a busy machine (docs/record.md
+  // quotes the figure).
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -183,15 +182,10 @@ TEST(TokenRender, RotationIsCounterClockwise) {
   EXPECT_EQ(alpha_at(turned, 12.8, 0), 0);         // and the bottom on the right
 }
 
-TEST(TokenRender, DeterministicAndFast) {
+// The same kind, scale and angle give the same pixels (its time is measured by micro_bench, BM_RenderToken).
+TEST(TokenRender, Deterministic) {
   const cv::Mat a = RenderToken("ratmen", 3.0, 30), b = RenderToken("ratmen", 3.0, 30);
   EXPECT_EQ(cv::norm(a, b, cv::NORM_INF), 0);
-  const auto start = std::chrono::steady_clock::now();
-  const int n = 200;
-  for (int i = 0; i < n; ++i) RenderToken(AllTokenKinds()[i % 14], 3.0, i * 11.0);
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / n;
-  std::printf("RenderToken at 3 px/mm: %.3f ms\n", ms);
-  EXPECT_LT(ms, 5.0);  // generous: debug and sanitizer builds, a busy machine
 }
 
 // A camera classifier tells races apart by colour first: the 14 active sides' mean colours must be far apart.

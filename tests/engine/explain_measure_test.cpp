@@ -62,7 +62,7 @@ void ExpectTargets(const ExplainFigures& f) {
   EXPECT_GE(f.flags.found, 0.95 * f.flags.expected);
   EXPECT_EQ(f.turns_exact, f.turns);
   for (int k = 0; k < kStandardIllegalKindCount; ++k) EXPECT_GT(f.by_kind[k].expected, 0) << ToString(static_cast<IllegalKind>(k));
-  EXPECT_LT(Percentile(f.us, 0.5), 2000.0);  // a few ms at most; typically tens of µs
+  // Explain's time is printed (Print), not asserted: `swref bench referee` measures the latency.
 }
 
 TEST(ExplainMeasure, PerfectObservations) {

@@ -545,32 +545,11 @@ TEST(TestPlanarity, SmallWorldMapsWithOutsideArePlanar) {
   }
 }
 
-// The 50 ms budget holds for optimised builds; debug and sanitizer builds only guard against complexity blow-ups.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SWREF_PLANARITY_SLOW_BUILD 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SWREF_PLANARITY_SLOW_BUILD 1
-#endif
-#endif
-#if defined(__OPTIMIZE__) && !defined(SWREF_PLANARITY_SLOW_BUILD)
-constexpr double kBudgetMs = 50.0;
-#else
-constexpr double kBudgetMs = 2000.0;
-#endif
-
-TEST(TestPlanarity, FastEnough) {
+// Its time is measured by micro_bench (BM_PlanarityOfATriangulation), not here.
+TEST(TestPlanarity, ALargeTriangulationIsPlanar) {
   std::mt19937 rng(31337);
   const Edges edges = RandomTriangulation(200, rng);
-  double best_ms = 1e9;
-  for (int run = 0; run < 3; ++run) {
-    const auto start = std::chrono::steady_clock::now();
-    EXPECT_TRUE(TestPlanarity(200, edges).planar);
-    const auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start);
-    best_ms = std::min(best_ms, elapsed.count());
-  }
-  std::cout << "[ 200-vertex triangulation ] best of 3: " << best_ms << " ms\n";
-  EXPECT_LT(best_ms, kBudgetMs);
+  EXPECT_TRUE(TestPlanarity(200, edges).planar);
 }
 
 }  // namespace
