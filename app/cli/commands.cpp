@@ -314,8 +314,12 @@ int Main(int argc, char** argv) {
   demo->add_option("--record-out", record_out, "write the game record to this file");
   bool demo_journal = false, demo_rules_only = false;
   core::CameraDemoOptions camera_demo;
-  demo->add_flag("--journal", demo_journal, "with --rules-only --record-out: the record as the referee journals it (hash-chained)");
-  demo->add_flag("--rules-only", demo_rules_only, "the scripted game through the rules engine alone (no camera, a second)");
+  auto* journal_flag =
+      demo->add_flag("--journal", demo_journal, "with --rules-only --record-out: the record as the referee journals it (hash-chained)");
+  auto* rules_only_flag = demo->add_flag("--rules-only", demo_rules_only, "the scripted game through the rules engine alone (no camera, a second)");
+  // The camera demo's record is the referee's journal already: --journal would change nothing there, so it is
+  // refused rather than ignored.
+  journal_flag->needs(rules_only_flag);
   demo->add_option("--keep", camera_demo.work_dir, "keep the frames, the setup and the record in this (new) folder");
   bool demo_verbose = false;
   demo->add_flag("--verbose", demo_verbose, "print every notice of the referee (commits, questions, corrections) as it comes");

@@ -65,7 +65,9 @@ grep -q "not_enough_tokens" "$tmp/demo.txt"; check "demo flags a conquest with t
 "$swref" play "$tmp/demo.json" > "$tmp/demo-play.json"; check "the demo's record replays" $?
 
 # The journal, swref verify and swref report (docs/record.md "The journal", docs/report.md).
-"$swref" demo --record-out "$tmp/jdemo.json" --journal > /dev/null; check "demo --journal writes a journaled record" $?
+"$swref" demo --record-out "$tmp/jdemo.json" --journal 2> "$tmp/err.txt"
+[ $? = 2 ] && grep -q -- "--journal requires --rules-only" "$tmp/err.txt"; check "demo --journal without --rules-only is refused" $?
+"$swref" demo --rules-only --record-out "$tmp/jdemo.json" --journal > /dev/null; check "demo --rules-only --journal writes a journaled record" $?
 "$swref" verify "$tmp/jdemo.json" > "$tmp/verify.txt"; check "verify a journaled record exits 0" $?
 grep -q "jdemo.json: verified" "$tmp/verify.txt" && grep -q "Final scores: Ann 91, Bob 75." "$tmp/verify.txt"; check "... and prints the final scores" $?
 "$swref" play "$tmp/jdemo.json" | grep -q '"coins":{"Ann":91,"Bob":75}'; check "swref play replays the journaled record to the same scores" $?
