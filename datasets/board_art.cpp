@@ -186,7 +186,8 @@ void DrawMotifs(cv::Mat& roi, const RegionGeometry& g, Terrain terrain, double p
   };
   auto random_inside = [&](cv::Point2d* out) {
     for (int t = 0; t < 40; ++t) {
-      cv::Point2d p(rng.uniform(0.0, static_cast<double>(g.mask.cols)), rng.uniform(0.0, static_cast<double>(g.mask.rows)));
+      const double y = rng.uniform(0.0, static_cast<double>(g.mask.rows));  // y first: see DrawOrder in dataset.h
+      cv::Point2d p(rng.uniform(0.0, static_cast<double>(g.mask.cols)), y);
       if (inside(p)) return *out = p, true;
     }
     return false;
@@ -244,8 +245,10 @@ void DrawMotifs(cv::Mat& roi, const RegionGeometry& g, Terrain terrain, double p
       const int n = static_cast<int>(mm2 / 160);
       for (int i = 0; i < n && random_inside(&p); ++i) {
         if (rng.uniform(0, 3) == 0) {
-          cv::ellipse(roi, P(p), cv::Size(cvRound(ppm * rng.uniform(3.0, 7.0) * 16), cvRound(ppm * rng.uniform(1.5, 3.0) * 16)),
-                      rng.uniform(-20.0, 20.0), 0, 360, cv::Scalar(130, 128, 84), cv::FILLED, cv::LINE_AA, 4);
+          const double angle = rng.uniform(-20.0, 20.0);  // the draws last to first: see DrawOrder in dataset.h
+          const int b = cvRound(ppm * rng.uniform(1.5, 3.0) * 16);
+          const int a = cvRound(ppm * rng.uniform(3.0, 7.0) * 16);
+          cv::ellipse(roi, P(p), cv::Size(a, b), angle, 0, 360, cv::Scalar(130, 128, 84), cv::FILLED, cv::LINE_AA, 4);
         } else {
           for (int k = -1; k <= 1; ++k) {
             Line(roi, p + cv::Point2d(k * ppm * 0.8, 0), p + cv::Point2d(k * ppm * 1.6, -ppm * rng.uniform(3.0, 5.0)),
@@ -331,7 +334,8 @@ cv::Mat RenderBoard(const engine::Map& map, const calibration::Layout& layout, c
     const RegionGeometry g = Geometry(labels, r.id);
     if (g.box.empty()) continue;
     cv::Mat roi = board(g.box).clone();
-    const cv::Scalar tint(rng.uniform(0.93, 1.07), rng.uniform(0.93, 1.07), rng.uniform(0.93, 1.07));
+    cv::Scalar tint;  // the draws last to first: see DrawOrder in dataset.h
+    for (int c = 2; c >= 0; --c) tint[c] = rng.uniform(0.93, 1.07);
     cv::multiply(roi, tint, roi);
     DrawMotifs(roi, g, r.terrain, ppm, rng);
     roi.copyTo(board(g.box), g.mask);

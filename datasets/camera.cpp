@@ -402,7 +402,8 @@ CameraShot RandomShot(cv::Size frame, cv::Size2d board_mm, const ShotRanges& r, 
   sensor.blur_sigma = rng.uniform(0.0, 1.2);
   sensor.jpeg_quality = rng.uniform(70, 96);
   const int arms = rng.uniform(0, r.max_arms + 1);
-  const uint64_t arm_seed = (uint64_t(unsigned(rng)) << 32) | unsigned(rng);
+  const uint64_t arm_high = unsigned(rng);  // in this order: see DrawOrder in dataset.h
+  const uint64_t arm_seed = (arm_high << 32) | unsigned(rng);
 
   if (r.lighting) shot.light = light;
   if (r.glare) shot.light.glare = glare;
@@ -460,13 +461,12 @@ void AddRandomArms(CameraShot& shot, int count, uint64_t seed) {
     const int i = std::min(int(t), 4);
     const cv::Vec3d skin = kSkin[i] + (t - i) * (kSkin[i + 1] - kSkin[i]);
     const double tint = rng.uniform(-6.0, 6.0);
-    arm.skin_bgr =
-        cv::Scalar(skin[0] - tint + rng.uniform(-5.0, 5.0), skin[1] + rng.uniform(-5.0, 5.0), skin[2] + tint);
+    const double green = rng.uniform(-5.0, 5.0);  // the draws last to first: see DrawOrder in dataset.h
+    arm.skin_bgr = cv::Scalar(skin[0] - tint + rng.uniform(-5.0, 5.0), skin[1] + green, skin[2] + tint);
     const cv::Vec3d sl = kSleeve[rng.uniform(0, int(std::size(kSleeve)))];
     const double lum = rng.uniform(-15.0, 15.0);
-    arm.sleeve_bgr = cv::Scalar(std::clamp(sl[0] + lum + rng.uniform(-8.0, 8.0), 0.0, 255.0),
-                                std::clamp(sl[1] + lum + rng.uniform(-8.0, 8.0), 0.0, 255.0),
-                                std::clamp(sl[2] + lum + rng.uniform(-8.0, 8.0), 0.0, 255.0));
+    for (int c = 2; c >= 0; --c)  // the draws last to first: see DrawOrder in dataset.h
+      arm.sleeve_bgr[c] = std::clamp(sl[c] + lum + rng.uniform(-8.0, 8.0), 0.0, 255.0);
     arm.motion_blur_px = rng.uniform(0.0, 1.0) < 0.5 ? 0.0 : rng.uniform(0.004, 0.02) * fw;
     shot.arms.push_back(arm);
   }

@@ -258,7 +258,8 @@ engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupM
       for (size_t q = static_cast<size_t>(round) * 12; q < std::min(queue.size(), static_cast<size_t>(round + 1) * 12); ++q) {
         // A spot with room, at least a token's width from the others.
         for (int t = 0; t < 200; ++t) {
-          const cv::Point2d at(rng.uniform(30.0, board_mm.width - 30), rng.uniform(30.0, board_mm.height - 30));
+          const double y = rng.uniform(30.0, board_mm.height - 30);  // y first: see DrawOrder in dataset.h
+          const cv::Point2d at(rng.uniform(30.0, board_mm.width - 30), y);
           if (table.grid->Clearance(at) < 4) continue;
           bool apart = true;
           for (const Placement& p : scene.placements) apart = apart && cv::norm(p.centre_mm - at) > 45;

@@ -2,6 +2,12 @@
 // table it lies on) photographed in many game states, with the exact truth of each photo in the Observation
 // format, and the setup material a user would make for a real board (the empty board's reference photo, the
 // layout, the map, enrollment crops of every token kind). Deterministic for a seed. Folder format: docs/datasets.md.
+//
+// DrawOrder. "Deterministic for a seed" holds for every compiler only if no expression makes two random draws
+// whose order C++ leaves open (the arguments of one call, the operands of one operator): GCC evaluates a call's
+// arguments last to first, Clang first to last, and the same seed gave another table. Every such place in
+// datasets/ draws into named values first, in the order GCC used, so that the datasets, the demo and every figure
+// measured on them are unchanged. A new draw keeps to one draw per statement.
 #pragma once
 
 #include <cstdint>

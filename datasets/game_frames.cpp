@@ -83,8 +83,13 @@ engine::Result<GameFramesSummary> WriteGameFrames(const engine::Record& record, 
   Bump bump;
   {
     cv::RNG rng(DeriveSeed(options.seed, kCameraStream, 1));
-    bump.shift_mm = {rng.uniform(4.0, 9.0) * (rng.uniform(0, 2) ? 1 : -1), rng.uniform(3.0, 7.0) * (rng.uniform(0, 2) ? 1 : -1)};
-    bump.rotation_deg = rng.uniform(0.6, 1.5) * (rng.uniform(0, 2) ? 1 : -1);
+    auto signed_draw = [&rng](double low, double high) {  // the size, then the sign: see DrawOrder in dataset.h
+      const double size = rng.uniform(low, high);
+      return rng.uniform(0, 2) ? size : -size;
+    };
+    bump.shift_mm.x = signed_draw(4.0, 9.0);
+    bump.shift_mm.y = signed_draw(3.0, 7.0);
+    bump.rotation_deg = signed_draw(0.6, 1.5);
   }
 
   SetupMaterialOptions setup;

@@ -25,7 +25,8 @@ Scene LayTokens(const calibration::MatGeometry& mat, cv::Point2d origin, const M
     Placement p;
     p.kind = options.flipped ? cell.flipped_kind : cell.kind;
     const cv::Point2d centre = (cell.rect_mm.tl() + cell.rect_mm.br()) * 0.5;
-    p.centre_mm = origin + centre + cv::Point2d(rng.uniform(-kJitterMm, kJitterMm), rng.uniform(-kJitterMm, kJitterMm));
+    const double jitter_y = rng.uniform(-kJitterMm, kJitterMm);  // y first: see DrawOrder in dataset.h
+    p.centre_mm = origin + centre + cv::Point2d(rng.uniform(-kJitterMm, kJitterMm), jitter_y);
     p.rotation_deg = rng.uniform(0.0, 360.0);
     scene.placements.push_back(p);
   }

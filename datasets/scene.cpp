@@ -201,7 +201,8 @@ Scene PlaceBoard(const engine::Board& board, const PlacementGrid& grid, const Sc
       cv::Point2d best_at;
       for (int t = 0; t < 40; ++t) {
         const cv::Point px = pixels[rng.uniform(0, static_cast<int>(pixels.size()))];
-        const cv::Point2d at((px.x + rng.uniform(0.0, 1.0)) / kGridPxPerMm, (px.y + rng.uniform(0.0, 1.0)) / kGridPxPerMm);
+        const double y = (px.y + rng.uniform(0.0, 1.0)) / kGridPxPerMm;  // y first: see DrawOrder in dataset.h
+        const cv::Point2d at((px.x + rng.uniform(0.0, 1.0)) / kGridPxPerMm, y);
         if (grid.RegionAt(at) != static_cast<int>(r)) continue;
         double gap = 3;  // min over the spots already taken of distance / (sum of radii)
         for (const Spot& o : spots) gap = std::min(gap, cv::norm(at - o.centre) / (radius + o.radius));
