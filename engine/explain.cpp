@@ -93,9 +93,7 @@ void AskHiddenCount(const Simulated& chosen, const std::vector<Simulated>& sims,
   for (const std::vector<int>* list : {&diff.ghoul_targets, &diff.targets})
     for (int r : *list)
       if (!seen.regions[r].tokens_certain) e->regions.push_back(r);
-  e->text = "A stack hides how many tokens were placed in region";
-  e->text += e->regions.size() == 1 ? " " : "s ";
-  for (size_t k = 0; k < e->regions.size(); ++k) e->text += (k ? ", " : "") + std::to_string(e->regions[k]);
+  e->text = std::string("A stack hides how many tokens were placed in region") + (e->regions.size() == 1 ? " " : "s ") + IdList(e->regions);
   e->text += ": is it (1) " + ReadingText(chosen.reading, game);
   if (low) {
     e->text += ", or (2) " + ReadingText(low->reading, game);

@@ -56,7 +56,7 @@ TEST(SoloJournal, FlaggedRedeployTakenBackAndTheResultVerified) {
   ASSERT_EQ(end["kind"], "end");
   ASSERT_TRUE(end["data"].contains("solo"));
   EXPECT_EQ(end["data"]["solo"], json(engine::SoloResult(verified->replay->game)));
-  EXPECT_EQ(end["data"]["solo"]["rating"], engine::SoloDocument(verified->replay->game)["rating"]);
+  EXPECT_EQ(end["data"]["solo"]["rating"].dump(), engine::SoloDocument(verified->replay->game)["rating"].dump());
   EXPECT_FALSE(end["data"]["solo"]["rating"].is_null());
 }
 
