@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz/, clang with ASan + UBSan, in build-fuzz/) and runs them on their seed corpora
-# (docs/fuzzing.md). Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]
+# Builds the libFuzzer targets (fuzz/, in build-fuzz/: CMakePresets.json "fuzz", clang with ASan + UBSan) and runs
+# them on their seed corpora (docs/fuzzing.md). Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]
 #   TARGET   map, layout, record, setup, camera, observation, token_model, crops, events, image, observe (default: all, in turn)
 #   SECONDS  time for each target (default 60)
 # New inputs that raise coverage go to build-fuzz/corpus/<target>/ (the seeds in fuzz/corpus/ are only read);
@@ -15,9 +15,17 @@ build=${FUZZ_BUILD_DIR:-build-fuzz}
 jobs=${FUZZ_JOBS:-1}
 
 if [ ! -f "$build/build.ninja" ]; then
-  # RelWithDebInfo at -O1 keeps the asserts (no NDEBUG): an invariant broken by an input is a crash found.
-  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DSWREF_FUZZ=ON -DSWREF_BUILD_GUI=OFF -DSWREF_BUILD_TESTS=OFF \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null
+  if [ "$build" = build-fuzz ]; then
+    cmake --preset fuzz >/dev/null
+  else  # another folder: the preset's settings there
+    CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DSWREF_FUZZ=ON -DSWREF_BUILD_GUI=OFF -DSWREF_BUILD_TESTS=OFF \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" >/dev/null
+  fi
+fi
+if ! grep -q '^SWREF_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
+  echo "fuzz.sh: $build was configured without the fuzz targets (SWREF_FUZZ=OFF, or not clang); remove it and run" \
+    "again, or configure it with: cmake --preset fuzz" >&2
+  exit 2
 fi
 all=$(cd fuzz && ls *_fuzz.cpp | sed 's/_fuzz\.cpp$//')
 if [ "$target" = all ]; then targets=$all; else targets=$target; fi
