@@ -15,12 +15,7 @@ build=${FUZZ_BUILD_DIR:-build-fuzz}
 jobs=${FUZZ_JOBS:-1}
 
 if [ ! -f "$build/build.ninja" ]; then
-  if [ "$build" = build-fuzz ]; then
-    cmake --preset fuzz >/dev/null
-  else  # another folder: the preset's settings there
-    CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DSWREF_FUZZ=ON -DSWREF_BUILD_GUI=OFF -DSWREF_BUILD_TESTS=OFF \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" >/dev/null
-  fi
+  cmake --preset fuzz -B "$build" >/dev/null  # the preset's settings, in this folder
 fi
 if ! grep -q '^SWREF_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
   echo "fuzz.sh: $build was configured without the fuzz targets (SWREF_FUZZ=OFF, or not clang); remove it and run" \
