@@ -193,7 +193,7 @@ std::string DescribeAction(const Action& a, const std::vector<PlayerState>& play
       break;
     }
     case ActionType::kErode:
-      s += " " + std::string(a.race >= 0 && a.race < kRaceCount ? Info(static_cast<Race>(a.race)).name : "?");
+      s.append(" ").append(a.race >= 0 && a.race < kRaceCount ? Info(static_cast<Race>(a.race)).name : "?");
       for (size_t k = 0; k < a.regions.size(); ++k) s.append(k ? ", " : " ").append(std::to_string(a.regions[k]));
       break;
     case ActionType::kAlly:

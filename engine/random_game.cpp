@@ -83,7 +83,7 @@ Result<RandomGame> PlayRandomGame(const std::shared_ptr<const Map>& map, uint64_
   record.seed = seed;
   record.races = stacks.races;
   record.powers = stacks.powers;
-  for (int i = 0; i < map->players; ++i) record.players.push_back("P" + std::to_string(i + 1));
+  for (int i = 0; i < map->players; ++i) record.players.push_back(std::string("P").append(std::to_string(i + 1)));
   GameOptions options;
   options.map = map;
   options.players = record.players;

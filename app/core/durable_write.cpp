@@ -55,7 +55,7 @@ WriteOutcome ReplaceFileDurably(const std::filesystem::path& path, std::string_v
 
 int RemoveStaleTemporaries(const std::filesystem::path& path) {
   const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  const std::string prefix = "." + path.filename().string() + ".tmp.";
+  const std::string prefix = std::string(".").append(path.filename().string()).append(".tmp.");
   int removed = 0;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {

@@ -53,7 +53,7 @@ EngineBenchReport RunEngineBench(const EngineBenchOptions& options, const std::f
       if (!game) throw std::runtime_error(game.error());
       actions += static_cast<long long>(game->record.actions.size());
       digest_input += std::to_string(game->record.actions.size());
-      for (const auto& p : game->game.players()) digest_input += "," + std::to_string(p.coins);
+      for (const auto& p : game->game.players()) digest_input.append(",").append(std::to_string(p.coins));
       digest_input += ";";
     }
     rates.push_back(per_batch / std::chrono::duration<double>(Clock::now() - start).count());

@@ -2,11 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include <opencv2/calib3d.hpp>
@@ -27,9 +27,15 @@ std::string ReadAll(const fs::path& path) {
 }
 
 // Pages of a cairo PDF: one "/Type /Page" object each (the page tree is "/Type /Pages").
+// (A plain search: GCC 12 warns falsely inside std::regex under the sanitizers.)
 int PdfPages(const std::string& pdf) {
-  static const std::regex page("/Type\\s*/Page[^s]");
-  return static_cast<int>(std::distance(std::sregex_iterator(pdf.begin(), pdf.end(), page), std::sregex_iterator()));
+  int pages = 0;
+  for (size_t at = pdf.find("/Type"); at != std::string::npos; at = pdf.find("/Type", at + 1)) {
+    size_t i = at + 5;
+    while (i < pdf.size() && std::isspace(static_cast<unsigned char>(pdf[i]))) ++i;
+    if (pdf.compare(i, 5, "/Page") == 0 && i + 5 < pdf.size() && pdf[i + 5] != 's') ++pages;
+  }
+  return pages;
 }
 
 fs::path Scratch(const std::string& name) {

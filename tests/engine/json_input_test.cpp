@@ -27,7 +27,7 @@ TEST(ParseJsonText, Nominal) {
 TEST(ParseJsonText, RejectsDeepNesting) {
   const std::string deep = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
   EXPECT_TRUE(ParseJsonText(deep, "x.json").ok());
-  const std::string deeper = "{\"format\": " + std::string(1000000, '[') + std::string(1000000, ']') + "}";
+  const std::string deeper = std::string("{\"format\": ").append(1000000, '[').append(1000000, ']').append("}");
   EXPECT_EQ(ParseJsonText(deeper, "x.json").error(), "x.json: JSON nested deeper than 64 levels");
   const fs::path path = Scratch("deep.json");
   std::ofstream(path) << deeper;
