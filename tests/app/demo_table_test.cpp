@@ -11,45 +11,16 @@
 #include "app/core/referee_run.h"
 #include "engine/observed.h"
 #include "tests/app/journal_fixture.h"
-#include "tests/app/suite_table.h"
+#include "tests/app/suite_table_fixture.h"
 
 namespace swref::core {
 namespace {
 
 namespace fs = std::filesystem;
 const cv::Size kFrame = testing::kSuiteTableFrame;
+constexpr uint64_t kSeed = testing::kSuiteTableSeed;
 
-class DemoTableTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ = new testing::TempDir();
-    auto demo = RunDemo(7);
-    ASSERT_TRUE(demo) << demo.error();
-    script_ = new DemoReport(std::move(*demo));
-    auto table = testing::SuiteTable(script_->record, dir_->path() / "table");
-    ASSERT_TRUE(table) << table.error();
-    table_ = new DemoTable(std::move(*table));
-  }
-  static void TearDownTestSuite() {
-    delete table_;
-    delete script_;
-    delete dir_;
-  }
-  RefereeOptions Options(const std::string& record) const {
-    RefereeOptions o;
-    o.setup = table_->setup;
-    o.record = (dir_->path() / record).string();
-    o.journal.write = testing::FastReplace;
-    return o;
-  }
-
-  static testing::TempDir* dir_;
-  static DemoReport* script_;
-  static DemoTable* table_;
-};
-testing::TempDir* DemoTableTest::dir_ = nullptr;
-DemoReport* DemoTableTest::script_ = nullptr;
-DemoTable* DemoTableTest::table_ = nullptr;
+class DemoTableTest : public testing::SuiteTableTest {};
 
 TEST_F(DemoTableTest, APreparedTableReopensOnlyForItsSeedAndSize) {
   EXPECT_FALSE(table_->events.empty());
@@ -57,16 +28,16 @@ TEST_F(DemoTableTest, APreparedTableReopensOnlyForItsSeedAndSize) {
   auto frames = OpenImageFolder(table_->frames);
   ASSERT_TRUE(frames) << frames.error();
   EXPECT_EQ((*frames)->count(), static_cast<int64_t>(table_->truth.size()));
-  auto again = OpenDemoTable(table_->dir, 7, kFrame);
+  auto again = OpenDemoTable(table_->dir, kSeed, kFrame);
   ASSERT_TRUE(again) << again.error();
   EXPECT_EQ(again->events.size(), table_->events.size());
-  auto other = OpenDemoTable(table_->dir, 8, kFrame);
+  auto other = OpenDemoTable(table_->dir, kSeed + 1, kFrame);
   ASSERT_FALSE(other);
   EXPECT_EQ(other.error(), (table_->dir / "demo-ready.json").string() + ": made for another seed or frame size");
-  auto missing = OpenDemoTable(dir_->path() / "nothing", 7, kFrame);
+  auto missing = OpenDemoTable(dir_->path() / "nothing", kSeed, kFrame);
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().find("nothing/demo-ready.json"), std::string::npos) << missing.error();
-  auto busy = PrepareDemoTable(script_->record, table_->dir, 7, kFrame);
+  auto busy = PrepareDemoTable(script_->record, table_->dir, kSeed, kFrame);
   ASSERT_FALSE(busy);
   EXPECT_NE(busy.error().find("the folder is not empty"), std::string::npos);
 }
@@ -220,7 +191,7 @@ TEST_F(DemoTableTest, ACancelledPreparationStopsSoonAndLeavesNoFolder) {
   int steps = 0;
   int64_t total = 0;
   auto table = PrepareDemoTable(
-      script_->record, dir, 7, kFrame,
+      script_->record, dir, kSeed, kFrame,
       [&](const std::string& stage, int64_t, int64_t t) {
         EXPECT_EQ(stage, "frames");
         total = t;
@@ -233,7 +204,7 @@ TEST_F(DemoTableTest, ACancelledPreparationStopsSoonAndLeavesNoFolder) {
   EXPECT_GT(total, 100);
   EXPECT_FALSE(fs::exists(dir));
   // Cancelled before it starts: nothing is made.
-  auto before = PrepareDemoTable(script_->record, dir, 7, kFrame, nullptr, &cancel);
+  auto before = PrepareDemoTable(script_->record, dir, kSeed, kFrame, nullptr, &cancel);
   ASSERT_FALSE(before);
   EXPECT_FALSE(fs::exists(dir));
 }

@@ -15,37 +15,15 @@
 #include "app/core/resume_point.h"
 #include "app/core/verify.h"
 #include "tests/app/journal_fixture.h"
-#include "tests/app/suite_table.h"
+#include "tests/app/suite_table_fixture.h"
 
 namespace swref::core {
 namespace {
 
 namespace fs = std::filesystem;
 
-class RefereeSessionTest : public ::testing::Test {
+class RefereeSessionTest : public testing::SuiteTableTest {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new testing::TempDir();
-    auto demo = RunDemo(7);
-    ASSERT_TRUE(demo) << demo.error();
-    script_ = new DemoReport(std::move(*demo));
-    auto table = testing::SuiteTable(script_->record, dir_->path() / "demo");
-    ASSERT_TRUE(table) << table.error();
-    table_ = new DemoTable(std::move(*table));
-  }
-  static void TearDownTestSuite() {
-    delete table_;
-    delete script_;
-    delete dir_;
-  }
-
-  RefereeOptions Options(const std::string& record) const {
-    RefereeOptions o;
-    o.setup = table_->setup;
-    o.record = (dir_->path() / record).string();
-    o.journal.write = testing::FastReplace;
-    return o;
-  }
   static TableEvent Told(const nlohmann::json& body) {
     auto e = ParseTableEvent(body, "test");
     EXPECT_TRUE(e) << e.error();
@@ -71,14 +49,7 @@ class RefereeSessionTest : public ::testing::Test {
   static bool Has(const std::vector<Notice>& notices, NoticeKind kind) {
     return std::any_of(notices.begin(), notices.end(), [&](const Notice& n) { return n.kind == kind; });
   }
-
-  static testing::TempDir* dir_;
-  static DemoReport* script_;
-  static DemoTable* table_;
 };
-testing::TempDir* RefereeSessionTest::dir_ = nullptr;
-DemoReport* RefereeSessionTest::script_ = nullptr;
-DemoTable* RefereeSessionTest::table_ = nullptr;
 
 TEST_F(RefereeSessionTest, ToldActionsAreCommittedAndRefusalsNameTheEvent) {
   auto s = RefereeSession::Start(Options("told.json"), script_->record);
