@@ -45,10 +45,12 @@ run() {  # one target: its own corpus copy, the seeds, the dictionary
     echo "fuzz.sh: fuzz_$t FAILED (log: $build/fuzz_$t.log, reproducer: $artifacts)" >&2
     return 1
   }
-  grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb" "$build/fuzz_$t.log" | tr '\n' ' ' >&2
-  grep -E "^#[0-9]+.*(DONE|pulse|NEW|REDUCE)" "$build/fuzz_$t.log" | tail -n 1 | sed 's/^/\n  last: /' >&2
-  echo "  $(grep -cE '^#[0-9]+' "$build/fuzz_$t.log") status lines; seconds: $(grep -E '^Done [0-9]+ runs in' "$build/fuzz_$t.log" | sed 's/.* in //')" >&2
-  echo >&2
+  # One write, so that the summaries of targets run at once (FUZZ_JOBS) do not interleave.
+  local log="$build/fuzz_$t.log"
+  printf '== fuzz_%s done: %s\n  last: %s\n  %s status lines; seconds: %s\n\n' "$t" \
+    "$(grep -E "^stat::number_of_executed_units|^stat::average_exec_per_sec|^stat::peak_rss_mb" "$log" | tr '\n' ' ')" \
+    "$(grep -E "^#[0-9]+.*(DONE|pulse|NEW|REDUCE)" "$log" | tail -n 1)" \
+    "$(grep -cE '^#[0-9]+' "$log")" "$(grep -E '^Done [0-9]+ runs in' "$log" | sed 's/.* in //')" >&2
 }
 
 status=0
