@@ -16,7 +16,6 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/features2d.hpp>
 #include <opencv2/video/tracking.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 namespace swref::calibration {
@@ -372,7 +371,7 @@ R<BoardSetup> SetupBoard(const SetupRequest& q) {
   }
   auto map = engine::LoadMap(q.map, fs::current_path());
   if (!map) return R<BoardSetup>::Error(map.error());
-  auto read = ReadImageFile(q.reference, cv::IMREAD_COLOR);
+  auto read = ReadImageFile(q.reference, ImageRead::kColor);
   if (!read) return R<BoardSetup>::Error(read.error());
   cv::Mat reference = std::move(*read);
   if (!q.camera.empty()) {
@@ -468,7 +467,7 @@ R<BoardSetup> SetupBoard(const SetupRequest& q) {
   if (ec) return R<BoardSetup>::Error(q.out + ": cannot create the folder: " + ec.message());
   const fs::path out(q.out);
   // The reference as used (undistorted when a camera is given).
-  if (!cv::imwrite((out / "reference.png").string(), reference)) return R<BoardSetup>::Error((out / "reference.png").string() + ": cannot write");
+  if (auto w = WriteImageFile((out / "reference.png").string(), reference); !w) return R<BoardSetup>::Error(w.error());
   std::ofstream(out / "layout.json") << ToJson(setup.layout).dump(1) << "\n";
   if (setup.has_camera) fs::copy_file(q.camera, out / "camera.json", ec);
   std::ofstream sj(out / "setup.json");

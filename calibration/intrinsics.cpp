@@ -10,7 +10,6 @@
 
 #include <opencv2/aruco/charuco.hpp>
 #include <opencv2/calib3d.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/image_io.h"
@@ -222,7 +221,7 @@ R Calibrate(const std::vector<std::string>& files, const std::string& target, co
   for (const std::string& file : files) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec)) return R::Error(file + ": no such file");
-    if (!cv::haveImageReader(file)) return R::Error(file + ": not an image OpenCV can read");
+    if (!LooksLikeImage(file)) return R::Error(file + ": not a PNG or JPEG image");
   }
   const int n = static_cast<int>(files.size());
   CameraModel model;
@@ -233,7 +232,7 @@ R Calibrate(const std::vector<std::string>& files, const std::string& target, co
   for (int i = 0; i < n; ++i) {
     ViewReport& view = model.views[i];
     view.file = files[i];
-    auto read = ReadImageFile(files[i], cv::IMREAD_GRAYSCALE);
+    auto read = ReadImageFile(files[i], ImageRead::kGray);
     if (!read) return R::Error(read.error());
     const cv::Mat gray = std::move(*read);
     sizes[i] = gray.size();

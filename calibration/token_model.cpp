@@ -7,7 +7,6 @@
 #include <numeric>
 #include <set>
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/token_model_internal.h"

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <filesystem>
 
-#include <opencv2/imgcodecs.hpp>
 
 #include "calibration/image_io.h"
 #include "calibration/token_model.h"
@@ -149,7 +148,7 @@ engine::Result<std::vector<EnrollPatch>> ReadCropFolder(const std::string& dir, 
       p.kind = kind;
       p.where = f.string();
       if (++crops > kMaxCrops) return R::Error(dir + ": more than " + std::to_string(kMaxCrops) + " crops (the limit)");
-      auto image = ReadImageFile(f.string(), cv::IMREAD_COLOR, kMaxCropSide);
+      auto image = ReadImageFile(f.string(), ImageRead::kColor, kMaxCropSide);
       if (!image) return R::Error(image.error());
       p.bgr = std::move(*image);
       pixels += p.bgr.total();

@@ -20,9 +20,9 @@
 #include <list>
 #include <mutex>
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/image_io.h"
 #include "datasets/camera_internal.h"
 
 namespace swref::datasets {
@@ -492,9 +492,9 @@ cv::Mat RenderFrame(const World& world, const CameraShot& shot) {
   ApplyLight(frame, shot.light, arms, arms_box);
   AddNoise(frame, shot.sensor.noise_sigma, HashShot(shot));
   if (shot.sensor.jpeg_quality > 0) {
-    std::vector<uchar> bytes;
-    cv::imencode(".jpg", frame, bytes, {cv::IMWRITE_JPEG_QUALITY, std::clamp(shot.sensor.jpeg_quality, 1, 100)});
-    frame = cv::imdecode(bytes, cv::IMREAD_COLOR);
+    auto bytes = calibration::EncodeImage(".jpg", frame, std::clamp(shot.sensor.jpeg_quality, 1, 100));
+    auto decoded = bytes ? calibration::DecodeImage(*bytes, calibration::ImageRead::kColor, "the camera's JPEG") : engine::Result<cv::Mat>::Error(bytes.error());
+    if (decoded) frame = *decoded;
   }
   return frame;
 }

@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include <nlohmann/json.hpp>
-#include <opencv2/imgcodecs.hpp>
 
+#include "calibration/image_io.h"
 #include "engine/replay.h"
 #include "engine/table_script.h"
 
@@ -125,7 +125,7 @@ engine::Result<GameFramesSummary> WriteGameFrames(const engine::Record& record, 
     const cv::Mat frame = RenderScene(table, p.board, so, shot, &scene);
     char name[64];
     std::snprintf(name, sizeof name, "frames/f%05zu.jpg", f);
-    if (!cv::imwrite((out / name).string(), frame, {cv::IMWRITE_JPEG_QUALITY, quality})) {
+    if (!calibration::WriteImageFile((out / name).string(), frame, quality)) {
       return R::Error((out / name).string() + ": cannot write");
     }
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages swref builds with (compiler, CMake, OpenCV with contrib/ArUco, Qt 6, JSON,
+# Installs the Debian 12 packages swref builds with (compiler, CMake, OpenCV with contrib/ArUco, libjpeg-turbo and
+# libpng (pictures are read with them, not OpenCV: docs/architecture.md), Qt 6, JSON,
 # CLI11, OpenSSL, GoogleTest, Google Benchmark; Qt Charts needs the Qt OpenGL CMake files, which qt6-charts-dev does
 # not pull in), Xvfb for the GUI tests, and clang with its sanitizer and libFuzzer
 # runtimes for the fuzz targets (scripts/fuzz.sh; llvm gives llvm-symbolizer for their stack traces). Uses sudo when
@@ -7,7 +8,7 @@
 set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
-  libopencv-dev libopencv-contrib-dev
+  libopencv-dev libopencv-contrib-dev libjpeg-dev libpng-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev
   nlohmann-json3-dev libcli11-dev libssl-dev libcairo2-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -58,7 +57,7 @@ engine::Result<Observer> Observer::Load(const std::string& setup_dir, const Obse
   auto model = calibration::TokenModel::FromJson(*doc, model_path.string());
   if (!model) return R::Error(model.error());
   const fs::path ref_path = fs::path(setup_dir) / "reference.png";
-  auto reference = calibration::ReadImageFile(ref_path.string(), cv::IMREAD_COLOR);
+  auto reference = calibration::ReadImageFile(ref_path.string(), calibration::ImageRead::kColor);
   if (!reference) return R::Error(reference.error());
   const bool has_camera = setup->has_camera;
   Observer observer(std::move(*setup), *map, std::move(*model), std::move(*reference), options);
@@ -116,7 +115,7 @@ Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::
 Observation Observer::ObserveFile(const std::string& path, const std::string& name) {
   const auto start = Clock::now();
   // The header's size is checked before decoding: a small file cannot make the decoder allocate a huge picture.
-  auto frame = calibration::ReadImageFile(path, cv::IMREAD_UNCHANGED, kMaxImageSide);
+  auto frame = calibration::ReadImageFile(path, calibration::ImageRead::kUnchanged, kMaxImageSide);
   const double decode = Ms(start, Clock::now());
   if (!frame) {
     reason_ = frame.error();

@@ -2,9 +2,9 @@
 
 #include <filesystem>
 
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/image_io.h"
 #include "calibration/markers.h"
 
 namespace swref::core {
@@ -36,7 +36,7 @@ std::string CalibrateRequest::Check() const {
   for (const std::string& file : files) {
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) return file + ": no such file";
-    if (!cv::haveImageReader(file)) return file + ": not an image OpenCV can read";
+    if (!calibration::LooksLikeImage(file)) return file + ": not a PNG or JPEG image";
   }
   if (out.empty()) return "give the camera file to write, e.g. camera.json";
   const fs::path parent = fs::path(out).parent_path();

@@ -5,9 +5,7 @@
 
 #include <thread>
 
-#include <opencv2/imgcodecs.hpp>
-
-#include <opencv2/videoio.hpp>
+#include "app/core/video_capture.h"
 #include "calibration/image_io.h"
 
 namespace swref::core {
@@ -22,9 +20,9 @@ class ImageFolder : public FrameSource {
     const fs::path& f = files_[next_];
     frame->index = static_cast<int64_t>(next_++);
     frame->name = f.filename().string();
-    // The bounded decoder of outside images (size limits, PNG/JPEG/BMP/PNM only): a bad file is a frame with its
+    // The bounded decoder of outside images (size limits, PNG and JPEG only): a bad file is a frame with its
     // problem, and the game goes on.
-    auto image = calibration::ReadImageFile(f.string(), cv::IMREAD_COLOR);
+    auto image = calibration::ReadImageFile(f.string(), calibration::ImageRead::kColor);
     frame->image = image ? *image : cv::Mat();
     frame->problem = image ? "" : image.error();
     return true;
@@ -45,11 +43,11 @@ class ImageFolder : public FrameSource {
 // A video file: its frames in order, to its end.
 class Video : public FrameSource {
  public:
-  Video(cv::VideoCapture capture, std::string path, std::string label)
+  Video(std::unique_ptr<VideoCapture> capture, std::string path, std::string label)
       : capture_(std::move(capture)), path_(std::move(path)), label_(std::move(label)) {}
   bool Next(Frame* frame) override {
     cv::Mat image;
-    if (!capture_.isOpened() || !capture_.read(image) || image.empty()) return false;
+    if (!capture_->IsOpened() || !capture_->Read(&image) || image.empty()) return false;
     frame->index = index_++;
     frame->name = label_ + " #" + std::to_string(frame->index);
     frame->image = image;
@@ -61,21 +59,21 @@ class Video : public FrameSource {
   bool SkipTo(int64_t index) override {
     if (index < 0) return false;
     if (index < index_) {
-      capture_.release();
-      if (!capture_.open(path_)) return false;
+      capture_->Release();
+      if (!capture_->OpenFile(path_)) return false;
       index_ = 0;
     }
     for (; index_ < index; ++index_)
-      if (!capture_.grab()) return false;
+      if (!capture_->Grab()) return false;
     return true;
   }
   int64_t count() const override {
-    const double n = const_cast<cv::VideoCapture&>(capture_).get(cv::CAP_PROP_FRAME_COUNT);
+    const double n = capture_->FrameCount();
     return n > 0 ? static_cast<int64_t>(n) : -1;
   }
 
  private:
-  cv::VideoCapture capture_;
+  std::unique_ptr<VideoCapture> capture_;
   std::string path_, label_;
   int64_t index_ = 0;
 };
@@ -119,13 +117,13 @@ class Camera : public FrameSource {
 // OpenCV's capture of camera `number`.
 class OpenCvCamera : public CameraDevice {
  public:
-  OpenCvCamera(cv::VideoCapture capture, int number) : capture_(std::move(capture)), number_(number) {}
-  bool Open() override { return capture_.open(number_); }
-  bool Read(cv::Mat* image) override { return capture_.isOpened() && capture_.read(*image); }
-  void Close() override { capture_.release(); }
+  OpenCvCamera(std::unique_ptr<VideoCapture> capture, int number) : capture_(std::move(capture)), number_(number) {}
+  bool Open() override { return capture_->OpenCamera(number_); }
+  bool Read(cv::Mat* image) override { return capture_->IsOpened() && capture_->Read(image); }
+  void Close() override { capture_->Release(); }
 
  private:
-  cv::VideoCapture capture_;
+  std::unique_ptr<VideoCapture> capture_;
   int number_;
 };
 
@@ -139,16 +137,15 @@ engine::Result<std::unique_ptr<FrameSource>> OpenImageFolder(const std::string& 
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     std::string ext = e.path().extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-    if (e.is_regular_file() && (ext == ".jpg" || ext == ".jpeg" || ext == ".png" || ext == ".bmp")) files.push_back(e.path());
+    if (e.is_regular_file() && (ext == ".jpg" || ext == ".jpeg" || ext == ".png")) files.push_back(e.path());
   }
-  if (files.empty()) return R::Error(dir + ": no images in it (.jpg, .jpeg, .png, .bmp)");
+  if (files.empty()) return R::Error(dir + ": no images in it (.jpg, .jpeg, .png)");
   std::sort(files.begin(), files.end());
   return std::unique_ptr<FrameSource>(new ImageFolder(std::move(files)));
 }
 
 engine::Result<std::unique_ptr<FrameSource>> OpenVideo(const std::string& path_or_number, bool camera, CameraRetry retry) {
   using R = engine::Result<std::unique_ptr<FrameSource>>;
-  cv::VideoCapture capture;
   if (camera) {
     int number = -1;
     try {
@@ -156,13 +153,17 @@ engine::Result<std::unique_ptr<FrameSource>> OpenVideo(const std::string& path_o
     } catch (...) {
     }
     if (number < 0) return R::Error("--camera: expected a camera number (0, 1, ...), got \"" + path_or_number + "\"");
-    if (!capture.open(number)) return R::Error("camera " + path_or_number + ": cannot open it (is it connected, and free?)");
-    return CameraSource(std::make_unique<OpenCvCamera>(std::move(capture), number), "camera " + path_or_number, retry);
+    auto capture = NewVideoCapture();
+    if (!capture) return R::Error("camera " + path_or_number + ": " + capture.error());
+    if (!(*capture)->OpenCamera(number)) return R::Error("camera " + path_or_number + ": cannot open it (is it connected, and free?)");
+    return CameraSource(std::make_unique<OpenCvCamera>(std::move(*capture), number), "camera " + path_or_number, retry);
   }
   std::error_code ec;
   if (!fs::is_regular_file(path_or_number, ec)) return R::Error(path_or_number + ": no such video file");
-  if (!capture.open(path_or_number)) return R::Error(path_or_number + ": cannot read it as a video (an unknown format?)");
-  return std::unique_ptr<FrameSource>(new Video(std::move(capture), path_or_number, fs::path(path_or_number).filename().string()));
+  auto capture = NewVideoCapture();
+  if (!capture) return R::Error(path_or_number + ": " + capture.error());
+  if (!(*capture)->OpenFile(path_or_number)) return R::Error(path_or_number + ": cannot read it as a video (an unknown format?)");
+  return std::unique_ptr<FrameSource>(new Video(std::move(*capture), path_or_number, fs::path(path_or_number).filename().string()));
 }
 
 std::unique_ptr<FrameSource> CameraSource(std::unique_ptr<CameraDevice> device, const std::string& label, CameraRetry retry) {

@@ -35,7 +35,7 @@ class FrameSource {
   virtual bool can_read_again() const { return false; }
 };
 
-// The images of a folder (.jpg, .jpeg, .png, .bmp), in name order. Errors: not a folder, no images.
+// The images of a folder (.jpg, .jpeg, .png), in name order. Errors: not a folder, no images.
 engine::Result<std::unique_ptr<FrameSource>> OpenImageFolder(const std::string& dir);
 // What a camera that stops giving frames gets: it is reopened after `pause`, up to `attempts` times in a row
 // (each failed attempt is a frame with its problem), then it counts as gone.
@@ -47,7 +47,7 @@ struct CameraRetry {
 // A video file, or a camera by its number ("0", "1", ...; `camera` true). Errors name the file or camera.
 engine::Result<std::unique_ptr<FrameSource>> OpenVideo(const std::string& path_or_number, bool camera, CameraRetry retry = {});
 
-// The device behind a camera source: OpenVideo's is OpenCV's capture; tests stand in for a camera that is
+// The device behind a camera source: OpenVideo's is OpenCV's capture (from the video plugin, video_capture.h); tests stand in for a camera that is
 // unplugged and plugged in again.
 class CameraDevice {
  public:

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <map>
 
-#include <opencv2/imgcodecs.hpp>
 
+#include "calibration/image_io.h"
 #include "app/core/setup.h"
 #include "datasets/dataset.h"
 
@@ -23,7 +23,7 @@ engine::Result<int> ObserveImages(const ObserveRequest& request, const std::func
       std::error_code ec;
       fs::create_directories(dir, ec);
       if (ec) return engine::Result<int>::Error(dir.string() + ": cannot create the debug folder: " + ec.message());
-      observer->SetDebugSink([dir](const std::string& name, const cv::Mat& img) { cv::imwrite((dir / (name + ".png")).string(), img); });
+      observer->SetDebugSink([dir](const std::string& name, const cv::Mat& img) { calibration::WriteImageFile((dir / (name + ".png")).string(), img); });
     }
     emit(observer->ObserveFile(image, image));
     if (!request.debug_dir.empty()) {

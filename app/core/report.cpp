@@ -3,8 +3,8 @@
 #include <fstream>
 #include <set>
 
-#include <opencv2/imgcodecs.hpp>
 
+#include "calibration/image_io.h"
 #include "app/core/report_html.h"
 #include "app/core/report_tables.h"
 #include "app/core/score_chart.h"
@@ -37,7 +37,7 @@ std::string WriteGame(const GameSummary& game, const GameFiles& files, const std
   const std::filesystem::path png = dir / files.png;
   bool ok = false;
   try {
-    ok = cv::imwrite(png.string(), ChartImage(chart));
+    ok = calibration::WriteImageFile(png.string(), ChartImage(chart)).ok();
   } catch (const cv::Exception&) {
     ok = false;
   }

@@ -6,7 +6,6 @@
 #include <optional>
 
 #include <opencv2/calib3d.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/image_io.h"
@@ -104,7 +103,7 @@ engine::Result<EnrollReport> EnrollFromMat(const std::string& setup_dir, const s
   std::vector<calibration::EnrollPatch> patches;
   int group = 0;
   auto add = [&](const std::string& path, bool turned) -> std::string {
-    auto image = calibration::ReadImageFile(path, cv::IMREAD_COLOR);
+    auto image = calibration::ReadImageFile(path, calibration::ImageRead::kColor);
     if (!image) return image.error();
     cv::Mat photo = std::move(*image);
     if (camera && photo.size() == camera->image_size) {

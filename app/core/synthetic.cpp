@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include <opencv2/core/utility.hpp>
-#include <opencv2/imgcodecs.hpp>
 
+#include "calibration/image_io.h"
 #include "app/core/demo.h"
 #include "app/core/hash.h"
 #include "datasets/scene.h"
@@ -117,8 +117,7 @@ engine::Result<SceneBenchReport> RunSceneBench(const SceneBenchOptions& options,
     const auto c = std::chrono::steady_clock::now();
     const cv::Mat image = datasets::RenderFrame(world, shot);
     const auto d = std::chrono::steady_clock::now();
-    std::vector<uchar> jpeg;
-    cv::imencode(".jpg", image, jpeg, {cv::IMWRITE_JPEG_QUALITY, quality});
+    const auto jpeg = calibration::EncodeImage(".jpg", image, quality);
     const auto e = std::chrono::steady_clock::now();
     place.push_back(Ms(a, b));
     compose.push_back(Ms(b, c));

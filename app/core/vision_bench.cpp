@@ -10,9 +10,9 @@
 #include <filesystem>
 
 #include <opencv2/core/utility.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/image_io.h"
 #include "app/core/setup.h"
 #include "app/core/synthetic.h"
 #include "vision/still.h"
@@ -105,8 +105,9 @@ engine::Result<VisionBenchReport> RunVisionBench(const VisionBenchOptions& optio
   vision::StillWindow still;
   int done = 0;
   for (const std::string& path : images) {
-    const cv::Mat frame = cv::imread(path, cv::IMREAD_COLOR);
-    if (frame.empty()) continue;
+    const auto read = calibration::ReadImageFile(path);
+    if (!read) continue;
+    const cv::Mat& frame = *read;
     cv::Mat out;
     auto a = Clock::now();
     cv::cvtColor(frame, out, cv::COLOR_BGR2Lab);

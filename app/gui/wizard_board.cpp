@@ -106,7 +106,7 @@ BoardPage::BoardPage(WizardState* state, QWidget* parent) : QWizardPage(parent),
   layout->addLayout(side, 2);
 
   connect(browse_reference, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, "The empty board", {}, "Images (*.png *.jpg *.jpeg *.bmp)");
+    const QString path = QFileDialog::getOpenFileName(this, "The empty board", {}, "Images (*.png *.jpg *.jpeg)");
     if (!path.isEmpty()) LoadReference(path);
   });
   connect(browse_layout, &QPushButton::clicked, this, [this] {

@@ -15,11 +15,11 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include <opencv2/imgcodecs.hpp>
 
 #include "app/gui/camera_feed.h"
 #include "app/gui/picture.h"
 #include "app/gui/qt_util.h"
+#include "calibration/image_io.h"
 #include "app/gui/setup_wizard.h"
 
 namespace swref::gui {
@@ -142,7 +142,7 @@ CalibratePage::CalibratePage(WizardState* state, QWidget* parent) : QWizardPage(
   });
   connect(take_, &QPushButton::clicked, this, &CalibratePage::TakePhoto);
   connect(add, &QPushButton::clicked, this,
-          [this] { AddPhotos(QFileDialog::getOpenFileNames(this, "Photos of the target", {}, "Images (*.png *.jpg *.jpeg *.bmp)")); });
+          [this] { AddPhotos(QFileDialog::getOpenFileNames(this, "Photos of the target", {}, "Images (*.png *.jpg *.jpeg)")); });
   connect(photos_, &QListWidget::currentRowChanged, this, &CalibratePage::ShowPhoto);
   connect(calibrate_, &QPushButton::clicked, this, [this] { Calibrate(); });
   connect(&calibration_, &QFutureWatcherBase::finished, this, [this] {
@@ -205,9 +205,9 @@ void CalibratePage::Detect(const cv::Mat& frame, int photo) {
 
 void CalibratePage::AddPhotos(const QStringList& files) {
   for (const QString& f : files) {
-    cv::Mat image = cv::imread(S(f));
-    if (image.empty()) {
-      found_->setText(f.toHtmlEscaped() + ": not an image that can be read");
+    const auto image = calibration::ReadImageFile(S(f));
+    if (!image) {
+      found_->setText(QString::fromStdString(image.error()).toHtmlEscaped());
       continue;
     }
     files_.push_back(f);
@@ -215,9 +215,9 @@ void CalibratePage::AddPhotos(const QStringList& files) {
     const int row = static_cast<int>(files_.size()) - 1;
     photos_->setCurrentRow(row);
     // Each photo is searched at full size, as the calibration will.
-    auto found = core::FindTargetCorners(Request(), image, 4096);
+    auto found = core::FindTargetCorners(Request(), *image, 4096);
     corners_[row] = found.image;
-    image_size_ = image.size();
+    image_size_ = image->size();
   }
   ShowCoverage();
   if (!files_.empty()) ShowPhoto(photos_->currentRow());
@@ -240,7 +240,7 @@ void CalibratePage::TakePhoto() {
   const QDir dir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/calibration-photos");
   QDir().mkpath(dir.path());
   const QString file = dir.filePath(QString("target-%1.png").arg(files_.size() + 1, 2, 10, QChar('0')));
-  if (!cv::imwrite(S(file), frame)) return found_->setText(file.toHtmlEscaped() + ": cannot be written");
+  if (auto w = calibration::WriteImageFile(S(file), frame); !w) return found_->setText(QString::fromStdString(w.error()).toHtmlEscaped());
   AddPhotos({file});
 }
 

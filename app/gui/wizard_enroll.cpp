@@ -16,12 +16,12 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include <opencv2/imgcodecs.hpp>
 
 #include "app/core/board_overlay.h"
 #include "app/gui/board_view.h"
 #include "app/gui/camera_feed.h"
 #include "app/gui/qt_util.h"
+#include "calibration/image_io.h"
 #include "app/gui/setup_wizard.h"
 
 namespace swref::gui {
@@ -86,7 +86,7 @@ EnrollPage::EnrollPage(WizardState* state, QWidget* parent) : QWizardPage(parent
   });
   connect(enroll, &QPushButton::clicked, this, [this] { Enroll(); });
   connect(photo, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, "A photo of the board with tokens", {}, "Images (*.png *.jpg *.jpeg *.bmp)");
+    const QString path = QFileDialog::getOpenFileName(this, "A photo of the board with tokens", {}, "Images (*.png *.jpg *.jpeg)");
     if (!path.isEmpty()) PreviewPhoto(path);
   });
   connect(live, &QPushButton::clicked, this, [this] { feed_->Open(state_->camera); });
@@ -160,12 +160,12 @@ void EnrollPage::ShowReport(const core::EnrollReport& report) {
 }
 
 bool EnrollPage::PreviewPhoto(const QString& path) {
-  const cv::Mat frame = cv::imread(S(path));
-  if (frame.empty()) {
-    seen_->setText(path.toHtmlEscaped() + ": not an image that can be read");
+  const auto frame = calibration::ReadImageFile(S(path));
+  if (!frame) {
+    seen_->setText(QString::fromStdString(frame.error()).toHtmlEscaped());
     return false;
   }
-  Preview(frame);
+  Preview(*frame);
   return true;
 }
 

@@ -13,6 +13,10 @@ check() {  # name, condition result
 }
 
 "$swref" help > "$tmp/help.txt"; check "help exits 0" $?
+# Start-up stays light: swref links neither OpenCV's imgcodecs nor its videoio (docs/architecture.md, "Pictures,
+# videos and start-up"); videos go through the plugin beside it.
+! ldd "$swref" | grep -qE "libopencv_(imgcodecs|videoio)"; check "swref links neither imgcodecs nor videoio" $?
+[ -f "$(dirname "$swref")/libswref_video.so" ]; check "the video plugin is built beside swref" $?
 grep -q "swref play RECORD" "$tmp/help.txt"; check "help lists play" $?
 "$swref" > /dev/null; check "no arguments shows the overview" $?
 "$swref" help play | grep -q -- "--pretty"; check "help play shows its options" $?

@@ -11,7 +11,7 @@
 #include <fstream>
 #include <map>
 
-#include <opencv2/imgcodecs.hpp>
+#include "tests/test_images.h"
 
 #include "app/core/observe.h"
 #include "calibration/mat.h"
@@ -125,7 +125,7 @@ TEST_F(Enroll, AMatPhotoWithAnEmptyCellIsNamed) {
   auto shot = datasets::RenderMatPhoto(o);
   ASSERT_TRUE(shot.ok()) << shot.error();
   const std::string photo = (root_ / "missing.jpg").string();
-  ASSERT_TRUE(cv::imwrite(photo, shot->image));
+  ASSERT_TRUE(swref::test::SaveImage(photo, shot->image));
   auto r = EnrollFromMat(setup, {photo}, {(Dataset() / "mat_flipped.jpg").string()}, "a4");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error(), "mat photo " + photo + ": cell 'sorcerers' is empty (and 1 more)");

@@ -2,7 +2,7 @@
 // target's corners in one frame and the view's coverage, the print preview.
 #include <gtest/gtest.h>
 
-#include <opencv2/imgcodecs.hpp>
+#include "tests/test_images.h"
 
 #include "app/core/calibrate.h"
 #include "app/core/print_targets.h"
@@ -16,7 +16,7 @@ TEST(FindTargetCorners, FindsTheChessboardInOneFrameAndSaysWhyNot) {
   CalibrateRequest request;
   request.pattern = {9, 6};
   request.square_mm = 25;
-  const cv::Mat photo = cv::imread(kData + "opencv-chessboard-stereo/left01.jpg");
+  const cv::Mat photo = swref::test::LoadImage(kData + "opencv-chessboard-stereo/left01.jpg");
   ASSERT_FALSE(photo.empty());
   const auto found = FindTargetCorners(request, photo);
   EXPECT_TRUE(found.found()) << found.reason;
@@ -34,7 +34,7 @@ TEST(FindTargetCorners, FindsTheCharucoBoardScaledBackToTheFrame) {
   request.square_mm = 40;
   request.marker_mm = 20;
   request.dictionary = "DICT_6X6_250";
-  const cv::Mat photo = cv::imread(kData + "opencv-aruco-charuco/img_00.jpg");
+  const cv::Mat photo = swref::test::LoadImage(kData + "opencv-aruco-charuco/img_00.jpg");
   ASSERT_FALSE(photo.empty());
   const auto full = FindTargetCorners(request, photo, 4000);
   const auto small = FindTargetCorners(request, photo, 480);

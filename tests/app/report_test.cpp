@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include <opencv2/imgcodecs.hpp>
+#include "tests/test_images.h"
 
 #include "app/core/journal_import.h"
 #include "app/core/report.h"
@@ -95,7 +95,7 @@ TEST(WriteReports, OneRecordEveryFile) {
                         "first-game-ranking.csv"})
     EXPECT_TRUE(std::filesystem::exists(dir / "out" / f)) << f;
   EXPECT_FALSE(std::filesystem::exists(dir / "out" / "tournament.html"));
-  const cv::Mat png = cv::imread((dir / "out" / "first-game-scores.png").string());
+  const cv::Mat png = swref::test::LoadImage((dir / "out" / "first-game-scores.png").string());
   ASSERT_FALSE(png.empty());
   EXPECT_EQ(png.cols, 1440);
   EXPECT_EQ(png.rows, 810);

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <unistd.h>
 
-#include <opencv2/imgcodecs.hpp>
+#include "tests/test_images.h"
 #include <opencv2/imgproc.hpp>
 
 #include "datasets/dataset.h"
@@ -243,7 +243,7 @@ TEST(SetupBoard, WritesASetupFolderAndReadsItBack) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   const auto shot = Shot(*t, 3);
-  cv::imwrite((dir / "empty.png").string(), datasets::RenderFrame(t->empty, shot));
+  swref::test::SaveImage((dir / "empty.png").string(), datasets::RenderFrame(t->empty, shot));
   std::ofstream(dir / "layout.json") << ToJson(t->layout).dump();
   SetupRequest q;
   q.map = "2p";

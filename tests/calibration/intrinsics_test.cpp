@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
-#include <opencv2/imgcodecs.hpp>
+#include "tests/test_images.h"
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/markers.h"
@@ -227,8 +227,8 @@ TEST(CalibrateChessboard, UnreadableOrMissingFileIsAnErrorNamingIt) {
 TEST(CalibrateChessboard, DropsAPhotoOfAnotherSize) {
   const fs::path dir = TempDir("sizes");
   cv::Mat big;
-  cv::resize(cv::imread(kChess + "left05.jpg"), big, {800, 600});
-  cv::imwrite((dir / "left05_800.png").string(), big);
+  cv::resize(swref::test::LoadImage(kChess + "left05.jpg"), big, {800, 600});
+  swref::test::SaveImage((dir / "left05_800.png").string(), big);
   auto model = CalibrateChessboard(
       {kChess + "left01.jpg", kChess + "left03.jpg", (dir / "left05_800.png").string(), kChess + "left06.jpg"}, {9, 6},
       25);
@@ -242,7 +242,7 @@ TEST(CalibrateChessboard, DropsAnOutlierViewAndCalibratesAgain) {
   // A photo whose board is bent by a ripple of 3 px: no camera and pose explain it, so its error stands out.
   // (Shorter or stronger ripples and findChessboardCornersSB no longer finds the board.)
   const fs::path dir = TempDir("outlier");
-  const cv::Mat photo = cv::imread(kChess + "left09.jpg", cv::IMREAD_GRAYSCALE);
+  const cv::Mat photo = swref::test::LoadImage(kChess + "left09.jpg", calibration::ImageRead::kGray);
   cv::Mat map_x(photo.size(), CV_32F), map_y(photo.size(), CV_32F);
   for (int y = 0; y < photo.rows; ++y)
     for (int x = 0; x < photo.cols; ++x) {
@@ -252,7 +252,7 @@ TEST(CalibrateChessboard, DropsAnOutlierViewAndCalibratesAgain) {
   cv::Mat bent;
   cv::remap(photo, bent, map_x, map_y, cv::INTER_CUBIC);
   const std::string bent_file = (dir / "left09_bent.png").string();
-  cv::imwrite(bent_file, bent);
+  swref::test::SaveImage(bent_file, bent);
   const std::vector<std::string> files = {
       kChess + "left01.jpg", kChess + "left03.jpg", kChess + "left06.jpg", kChess + "left12.jpg", bent_file,
       kChess + "left13.jpg"};
@@ -275,10 +275,10 @@ TEST(CalibrateChessboard, LargePhotosAreSearchedSmallAndRefinedFull) {
   std::vector<std::string> files;
   for (int i : {1, 3, 4, 6, 8, 9, 12, 14}) {
     cv::Mat big;
-    cv::resize(cv::imread(kChess + cv::format("left%02d.jpg", i), cv::IMREAD_GRAYSCALE), big, {}, 2, 2,
+    cv::resize(swref::test::LoadImage(kChess + cv::format("left%02d.jpg", i), calibration::ImageRead::kGray), big, {}, 2, 2,
                cv::INTER_CUBIC);
     files.push_back((dir / cv::format("left%02d_x2.png", i)).string());
-    cv::imwrite(files.back(), big);
+    swref::test::SaveImage(files.back(), big);
   }
   CalibrationOptions options;
   options.detect_max_side = 1000;
@@ -381,7 +381,7 @@ TEST(DetectMarkers, MatchesOpenCvsGoldIdsAndCorners) {
       ASSERT_EQ(xy.size(), 8u);
       corners.push_back(xy);
     }
-    const cv::Mat image = cv::imread(kAruco + std::string(entry["image"]));
+    const cv::Mat image = swref::test::LoadImage(kAruco + std::string(entry["image"]));
     ASSERT_FALSE(image.empty()) << key;
     const std::vector<Marker> found = DetectMarkers(image, *dictionary);
     ASSERT_EQ(found.size(), ids.size()) << key;

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include <opencv2/imgcodecs.hpp>
+#include "tests/test_images.h"
 #include <opencv2/imgproc.hpp>
 
 #include "datasets/dataset.h"
@@ -41,7 +41,7 @@ Rig MakeRig(uint64_t seed) {
   o.lens = datasets::Lens{1.2 * 1920, 0, 0};  // a distortion-free camera: the test frames below have none
   EXPECT_TRUE(datasets::GenerateDataset(o).ok());
   // The setup's reference photo: the crops were taken under its light, as at a real setup.
-  const cv::Mat reference = cv::imread((dir / "reference.png").string());
+  const cv::Mat reference = swref::test::LoadImage((dir / "reference.png").string());
   calibration::BoardSetup setup;
   setup.map = "2p";
   setup.layout = rig.table->layout;
@@ -100,9 +100,9 @@ TEST(Observer, BadFramesAreReportedNeverACrash) {
   const fs::path dir = fs::temp_directory_path() / ("swref_bad_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "empty.jpg").close();
-  std::vector<uchar> jpeg;
-  cv::imencode(".jpg", cv::Mat(480, 640, CV_8UC3, cv::Scalar(10, 200, 30)), jpeg);
-  std::ofstream(dir / "cut.jpg", std::ios::binary).write(reinterpret_cast<const char*>(jpeg.data()), 200);
+  const auto jpeg = calibration::EncodeImage(".jpg", cv::Mat(480, 640, CV_8UC3, cv::Scalar(10, 200, 30)));
+  ASSERT_TRUE(jpeg.ok()) << jpeg.error();
+  std::ofstream(dir / "cut.jpg", std::ios::binary).write(jpeg->data(), 200);
   std::ofstream(dir / "text.jpg") << "hello";
   // A PNG whose header declares 60000 x 60000 (10 GB decoded) in 33 bytes: refused before decoding.
   const unsigned char bomb[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0xea, 0x60, 0, 0, 0xea, 0x60, 8, 2, 0, 0, 0, 0, 0, 0, 0};
@@ -116,7 +116,7 @@ TEST(Observer, BadFramesAreReportedNeverACrash) {
   }
   fs::remove_all(dir);
   // A photo of the table without the board: no_board.
-  const Observation o = obs.Observe(cv::imread(std::string(SWREF_SOURCE_DIR) + "/docs/images/tokens.jpg"), "tokens.jpg");
+  const Observation o = obs.Observe(swref::test::LoadImage(std::string(SWREF_SOURCE_DIR) + "/docs/images/tokens.jpg"), "tokens.jpg");
   EXPECT_EQ(o.status, Status::kNoBoard);
 }
 
