@@ -8,7 +8,14 @@ namespace {
 
 class OpenCvCapture : public VideoCapture {
  public:
-  bool OpenFile(const std::string& path) override { return capture_.open(path); }
+  // A file goes to the backends that read files, in turn; left to choose (CAP_ANY), OpenCV also asks the camera
+  // backends (gPhoto2, FireWire), which enumerate the USB devices (slow, and their lists are never freed).
+  bool OpenFile(const std::string& path) override {
+    for (int backend : {cv::CAP_FFMPEG, cv::CAP_GSTREAMER, cv::CAP_OPENCV_MJPEG}) {
+      if (capture_.open(path, backend)) return true;
+    }
+    return false;
+  }
   bool OpenCamera(int number) override { return capture_.open(number); }
   bool IsOpened() const override { return capture_.isOpened(); }
   bool Read(cv::Mat* image) override { return capture_.read(*image); }

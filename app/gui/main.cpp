@@ -4,10 +4,12 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
+#include "app/core/image_memory.h"
 #include "app/gui/main_window.h"
 #include "app/gui/setup_wizard.h"
 
 int main(int argc, char** argv) {
+  swref::core::KeepFreedImageMemory();
   QApplication app(argc, argv);
   QApplication::setApplicationName("swref");
   QCommandLineParser parser;
