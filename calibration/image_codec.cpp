@@ -23,7 +23,7 @@ using M = engine::Result<cv::Mat>;
 using S = engine::Result<std::string>;
 
 constexpr int kMaxJpegScans = 500;                  // a progressive JPEG's scans; more is an attack, not a photo
-constexpr long kMaxJpegWorkBytes = 512L << 20;      // libjpeg's own buffers (a progressive 8192² needs ~300 MB)
+constexpr long kMaxJpegWorkBytes = 768L << 20;      // libjpeg's own buffers (a progressive CMYK 8192² needs 512 MB)
 constexpr png_alloc_size_t kMaxPngChunkBytes = 8u << 20;  // one ancillary chunk (text, ICC profile, ...)
 
 // ---- JPEG ------------------------------------------------------------------------------------------------------
@@ -40,11 +40,12 @@ struct JpegError {
   std::longjmp(e->jump, 1);
 }
 
-// Warnings: data missing (a truncated file) fails the decode, where libjpeg would fill the rest with grey and the
-// referee would see a board half covered. Other warnings (extra bytes before a marker, common in webcam MJPEG)
-// are harmless.
+// Warnings: picture data missing (a file cut inside a scan) fails the decode, where libjpeg would fill the rest
+// with grey and the referee would see a board half covered. Other warnings are harmless: extra bytes before a
+// marker (common in webcam MJPEG), a file that ends without its end marker once the picture is complete (libjpeg
+// then warns of the early end, but needs no bit that is missing).
 void JpegNote(j_common_ptr c, int level) {
-  if (level < 0 && (c->err->msg_code == JWRN_JPEG_EOF || c->err->msg_code == JWRN_HIT_MARKER)) JpegFail(c);
+  if (level < 0 && c->err->msg_code == JWRN_HIT_MARKER) JpegFail(c);
 }
 
 void JpegProgress(j_common_ptr c) {
@@ -107,7 +108,7 @@ cv::Mat Upright(cv::Mat image, int orientation) {
 }
 
 // Header and output set-up. Plain data only (see the top of the file).
-bool JpegStart(JpegReader* r, const unsigned char* data, size_t size, ImageRead mode) {
+bool JpegStart(JpegReader* r, const unsigned char* data, size_t size, ImageRead mode, int max_side) {
   jpeg_decompress_struct& info = r->info;
   info.err = jpeg_std_error(&r->err.mgr);
   r->err.mgr.error_exit = JpegFail;
@@ -120,6 +121,13 @@ bool JpegStart(JpegReader* r, const unsigned char* data, size_t size, ImageRead 
   jpeg_mem_src(&info, data, static_cast<unsigned long>(size));
   jpeg_save_markers(&info, JPEG_APP0 + 1, 0xFFFF);
   jpeg_read_header(&info, TRUE);
+  // The size libjpeg will decode, checked again here: the header check (image_io.cpp) reads markers its own way,
+  // and a file can show it a small frame header while libjpeg reads a huge one.
+  if (info.image_width > static_cast<JDIMENSION>(max_side) || info.image_height > static_cast<JDIMENSION>(max_side)) {
+    std::snprintf(r->err.text, sizeof r->err.text, "a frame of %ux%u, larger than the limit of %d pixels a side", info.image_width,
+                  info.image_height, max_side);
+    return false;
+  }
   r->orientation = ExifOrientation(info);
   const bool cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
   const bool gray_file = info.jpeg_color_space == JCS_GRAYSCALE;
@@ -155,16 +163,44 @@ cv::Mat CmykToBgr(const cv::Mat& cmyk) {
   return bgr;
 }
 
+// The output buffer is the writer's own (not jpeg_mem_dest's, which frees and replaces its buffer as it grows and
+// tells the new one only at the end: after an error in between, the caller would free a stale pointer).
 struct JpegWriter {
   jpeg_compress_struct info{};
   JpegError err{};
+  jpeg_destination_mgr dest{};
   unsigned char* buffer = nullptr;
-  unsigned long size = 0;
+  size_t capacity = 0, size = 0;
   ~JpegWriter() {
     jpeg_destroy_compress(&info);
     std::free(buffer);
   }
 };
+
+JpegWriter* WriterOf(j_compress_ptr c) { return static_cast<JpegWriter*>(c->client_data); }
+
+void DestStart(j_compress_ptr c) {
+  JpegWriter* w = WriterOf(c);
+  c->dest->next_output_byte = w->buffer;
+  c->dest->free_in_buffer = w->capacity;
+}
+
+// Called when the buffer is full (all of it, whatever free_in_buffer says): twice the room.
+boolean DestGrow(j_compress_ptr c) {
+  JpegWriter* w = WriterOf(c);
+  auto* bigger = static_cast<unsigned char*>(std::realloc(w->buffer, 2 * w->capacity));
+  if (!bigger) ERREXIT1(c, JERR_OUT_OF_MEMORY, 0);
+  w->buffer = bigger;
+  c->dest->next_output_byte = w->buffer + w->capacity;
+  c->dest->free_in_buffer = w->capacity;
+  w->capacity *= 2;
+  return TRUE;
+}
+
+void DestEnd(j_compress_ptr c) {
+  JpegWriter* w = WriterOf(c);
+  w->size = w->capacity - c->dest->free_in_buffer;
+}
 
 // The settings OpenCV's writer uses (libjpeg's defaults, the quality limited to baseline tables), so that the
 // bytes are the same as cv::imwrite's.
@@ -174,7 +210,11 @@ bool JpegWrite(JpegWriter* w, const cv::Mat& image, int quality) {
   w->err.mgr.error_exit = JpegFail;
   if (setjmp(w->err.jump)) return false;
   jpeg_create_compress(&info);
-  jpeg_mem_dest(&info, &w->buffer, &w->size);
+  info.client_data = w;
+  w->dest.init_destination = DestStart;
+  w->dest.empty_output_buffer = DestGrow;
+  w->dest.term_destination = DestEnd;
+  info.dest = &w->dest;
   info.image_width = static_cast<JDIMENSION>(image.cols);
   info.image_height = static_cast<JDIMENSION>(image.rows);
   info.input_components = image.channels();
@@ -215,11 +255,13 @@ void PngRead(png_structp png, png_bytep out, size_t n) {
 
 void PngWriteBytes(png_structp png, png_bytep bytes, size_t n) {
   auto* io = static_cast<PngIo*>(png_get_io_ptr(png));
+  bool out_of_memory = false;
   try {
     io->out->insert(io->out->end(), bytes, bytes + n);
   } catch (const std::bad_alloc&) {
-    png_error(png, "out of memory");
+    out_of_memory = true;  // the jump is made outside the handler: a longjmp out of one would leave it open
   }
+  if (out_of_memory) png_error(png, "out of memory");
 }
 void PngFlush(png_structp) {}
 
@@ -298,9 +340,9 @@ std::string Broken(const std::string& where, const char* format, const char* det
 
 }  // namespace
 
-M DecodeJpeg(std::string_view bytes, ImageRead mode, const std::string& where) {
+M DecodeJpeg(std::string_view bytes, ImageRead mode, const std::string& where, int max_side) {
   JpegReader r;
-  if (!JpegStart(&r, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), mode)) return M::Error(Broken(where, "jpeg", r.err.text));
+  if (!JpegStart(&r, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), mode, max_side)) return M::Error(Broken(where, "jpeg", r.err.text));
   const int channels = r.info.output_components;
   cv::Mat image(static_cast<int>(r.info.output_height), static_cast<int>(r.info.output_width), CV_8UC(channels));
   if (!JpegRows(&r, image.data, image.step)) return M::Error(Broken(where, "jpeg", r.err.text));
@@ -337,6 +379,9 @@ S EncodeJpeg(const cv::Mat& image, int quality) {
   if (image.channels() == 4) cv::cvtColor(image, in, cv::COLOR_BGRA2BGR);
   else if (image.channels() != 1 && image.channels() != 3) return S::Error("JPEG: expected 1, 3 or 4 channels");
   JpegWriter w;
+  w.capacity = 64 << 10;
+  w.buffer = static_cast<unsigned char*>(std::malloc(w.capacity));
+  if (!w.buffer) return S::Error("JPEG: out of memory");
   if (!JpegWrite(&w, in, std::clamp(quality, 1, 100))) return S::Error(std::string("JPEG: ") + w.err.text);
   return std::string(reinterpret_cast<const char*>(w.buffer), w.size);
 }

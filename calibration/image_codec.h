@@ -13,7 +13,7 @@
 namespace swref::calibration {
 
 // Decoded as `mode` asks (image_io.h). A JPEG's EXIF orientation is applied; a truncated file is an error.
-engine::Result<cv::Mat> DecodeJpeg(std::string_view bytes, ImageRead mode, const std::string& where);
+engine::Result<cv::Mat> DecodeJpeg(std::string_view bytes, ImageRead mode, const std::string& where, int max_side);
 engine::Result<cv::Mat> DecodePng(std::string_view bytes, ImageRead mode, const std::string& where, int max_side);
 
 // 8-bit pictures of 1, 3 (BGR) or 4 (BGRA; JPEG drops the alpha) channels, with OpenCV's default settings.

@@ -34,6 +34,10 @@ R Jpeg(std::string_view b, const std::string& where) {
       ++at;
       continue;
     }
+    if (marker == 0x00) {  // a stuffed zero: libjpeg skips it as stray data, and so does this
+      at += 2;
+      continue;
+    }
     if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD8)) {  // no length
       at += 2;
       continue;
@@ -72,7 +76,7 @@ engine::Result<cv::Mat> DecodeImage(std::string_view bytes, ImageRead mode, cons
     return M::Error(where + ": the picture is " + std::to_string(s.width) + "x" + std::to_string(s.height) + ", larger than the limit of " +
                     std::to_string(max_side) + " pixels a side");
   }
-  auto image = header->format == "png" ? DecodePng(bytes, mode, where, max_side) : DecodeJpeg(bytes, mode, where);
+  auto image = header->format == "png" ? DecodePng(bytes, mode, where, max_side) : DecodeJpeg(bytes, mode, where, max_side);
   if (!image) return image;
   if (image->cols > max_side || image->rows > max_side) return M::Error(where + ": the picture is larger than its header says");
   return image;

@@ -22,10 +22,14 @@ const Plugin& LoadPlugin() {
   static const Plugin plugin = [] {
     Plugin p;
     std::vector<fs::path> dirs;
-    if (const char* env = std::getenv("SWREF_PLUGIN_DIR"); env && *env) dirs.emplace_back(env);
+    if (const char* env = secure_getenv("SWREF_PLUGIN_DIR"); env && *env) dirs.emplace_back(env);
     std::error_code ec;
-    if (const fs::path exe = fs::read_symlink("/proc/self/exe", ec); !ec) dirs.push_back(exe.parent_path());
-    dirs.emplace_back(SWREF_PLUGIN_BUILD_DIR);
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) dirs.push_back(exe.parent_path());
+    // The build tree's folder only for a program inside it (the tests, in build/tests): a copy of swref elsewhere
+    // never loads code from a folder it does not know.
+    const std::string build_dir = SWREF_PLUGIN_BUILD_DIR;
+    if (!ec && exe.string().rfind(build_dir + "/", 0) == 0) dirs.emplace_back(build_dir);
     std::string tried;
     for (const fs::path& dir : dirs) {
       const fs::path file = dir / kVideoPluginFile;
@@ -39,7 +43,10 @@ const Plugin& LoadPlugin() {
         return p;
       }
       p.make = reinterpret_cast<NewCapture>(dlsym(handle, kVideoPluginSymbol));
-      if (!p.make) p.error = file.string() + ": not swref's video plugin (no " + kVideoPluginSymbol + ")";
+      if (!p.make) {
+        p.error = file.string() + ": not swref's video plugin (no " + kVideoPluginSymbol + ")";
+        dlclose(handle);
+      }
       return p;
     }
     p.error = std::string("videos and cameras need ") + kVideoPluginFile + ", built beside swref; it is not in " + tried +

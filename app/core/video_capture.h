@@ -30,8 +30,8 @@ class VideoCapture {
 inline constexpr char kVideoPluginSymbol[] = "swref_new_video_capture_v1";
 inline constexpr char kVideoPluginFile[] = "libswref_video.so";
 
-// A new capture from the plugin, loaded on first use from SWREF_PLUGIN_DIR, the executable's folder, or the build
-// tree's. The error says where it looked.
+// A new capture from the plugin, loaded on first use from SWREF_PLUGIN_DIR, the executable's folder, or (for a
+// program inside the build tree, like the tests) the build tree's top folder. The error says where it looked.
 engine::Result<std::unique_ptr<VideoCapture>> NewVideoCapture();
 
 }  // namespace swref::core
