@@ -17,6 +17,10 @@ using R = engine::Result<ImageHeader>;
 uint32_t Be16(std::string_view b, size_t at) { return static_cast<uint8_t>(b[at]) << 8 | static_cast<uint8_t>(b[at + 1]); }
 uint32_t Be32(std::string_view b, size_t at) { return Be16(b, at) << 16 | Be16(b, at + 2); }
 
+// The signatures of the two formats read: PNG's 8 bytes, JPEG's start marker and the next marker's first byte.
+bool IsPng(std::string_view b) { return b.substr(0, 8) == "\x89PNG\r\n\x1a\n"; }
+bool IsJpeg(std::string_view b) { return b.substr(0, 3) == "\xFF\xD8\xFF"; }
+
 R Truncated(const std::string& where, const char* format) { return R::Error(where + ": a truncated " + std::string(format) + " header"); }
 
 R Png(std::string_view b, const std::string& where) {
@@ -61,8 +65,8 @@ R Jpeg(std::string_view b, const std::string& where) {
 
 engine::Result<ImageHeader> PeekImageHeader(std::string_view b, const std::string& where) {
   if (b.empty()) return R::Error(where + ": the file is empty");
-  if (b.size() >= 8 && b.substr(0, 8) == "\x89PNG\r\n\x1a\n") return Png(b, where);
-  if (b.size() >= 3 && b.substr(0, 3) == "\xFF\xD8\xFF") return Jpeg(b, where);
+  if (IsPng(b)) return Png(b, where);
+  if (IsJpeg(b)) return Jpeg(b, where);
   return R::Error(where + ": not a PNG or JPEG image");
 }
 
@@ -93,7 +97,7 @@ bool LooksLikeImage(const std::string& path) {
   char head[8] = {};
   in.read(head, sizeof head);
   const std::string_view b(head, static_cast<size_t>(in.gcount()));
-  return (b.size() == 8 && b == "\x89PNG\r\n\x1a\n") || (b.size() >= 3 && b.substr(0, 3) == "\xFF\xD8\xFF");
+  return IsPng(b) || IsJpeg(b);
 }
 
 engine::Result<std::string> EncodeImage(const std::string& extension, const cv::Mat& image, int jpeg_quality) {
