@@ -1,7 +1,7 @@
 #include "app/cli/commands.h"
-#include "app/core/image_memory.h"
+#include "calibration/image_memory.h"
 
 int main(int argc, char** argv) {
-  swref::core::KeepFreedImageMemory();
+  swref::calibration::KeepFreedImageMemory();
   return swref::cli::Main(argc, argv);
 }

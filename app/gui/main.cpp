@@ -4,12 +4,12 @@
 #include <QCommandLineParser>
 #include <QTimer>
 
-#include "app/core/image_memory.h"
 #include "app/gui/main_window.h"
 #include "app/gui/setup_wizard.h"
+#include "calibration/image_memory.h"
 
 int main(int argc, char** argv) {
-  swref::core::KeepFreedImageMemory();
+  swref::calibration::KeepFreedImageMemory();
   QApplication app(argc, argv);
   QApplication::setApplicationName("swref");
   QCommandLineParser parser;

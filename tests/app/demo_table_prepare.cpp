@@ -4,11 +4,11 @@
 #include <filesystem>
 
 #include "app/core/demo.h"
-#include "app/core/image_memory.h"
+#include "calibration/image_memory.h"
 #include "tests/app/suite_table.h"
 
 int main(int argc, char** argv) {
-  swref::core::KeepFreedImageMemory();
+  swref::calibration::KeepFreedImageMemory();
   namespace fs = std::filesystem;
   if (argc != 2) {
     std::fprintf(stderr, "usage: demo_table_prepare DIR\n");
