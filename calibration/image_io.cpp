@@ -12,7 +12,7 @@
 namespace swref::calibration {
 namespace {
 
-using R = engine::Result<ImageHeader>;
+using HeaderResult = engine::Result<ImageHeader>;
 
 uint32_t Be16(std::string_view b, size_t at) { return static_cast<uint8_t>(b[at]) << 8 | static_cast<uint8_t>(b[at + 1]); }
 uint32_t Be32(std::string_view b, size_t at) { return Be16(b, at) << 16 | Be16(b, at + 2); }
@@ -21,18 +21,18 @@ uint32_t Be32(std::string_view b, size_t at) { return Be16(b, at) << 16 | Be16(b
 bool IsPng(std::string_view b) { return b.substr(0, 8) == "\x89PNG\r\n\x1a\n"; }
 bool IsJpeg(std::string_view b) { return b.substr(0, 3) == "\xFF\xD8\xFF"; }
 
-R Truncated(const std::string& where, const char* format) { return R::Error(where + ": a truncated " + std::string(format) + " header"); }
+HeaderResult Truncated(const std::string& where, const char* format) { return HeaderResult::Error(where + ": a truncated " + std::string(format) + " header"); }
 
-R Png(std::string_view b, const std::string& where) {
+HeaderResult Png(std::string_view b, const std::string& where) {
   if (b.size() < 24 || b.substr(12, 4) != "IHDR") return Truncated(where, "PNG");
   return ImageHeader{"png", {static_cast<int>(std::min<uint32_t>(Be32(b, 16), INT32_MAX)), static_cast<int>(std::min<uint32_t>(Be32(b, 20), INT32_MAX))}};
 }
 
 // JPEG: the markers up to the first start-of-frame, which holds the picture's size.
-R Jpeg(std::string_view b, const std::string& where) {
+HeaderResult Jpeg(std::string_view b, const std::string& where) {
   size_t at = 2;
   while (at + 4 <= b.size()) {
-    if (static_cast<uint8_t>(b[at]) != 0xFF) return R::Error(where + ": a broken JPEG header (no marker where one should be)");
+    if (static_cast<uint8_t>(b[at]) != 0xFF) return HeaderResult::Error(where + ": a broken JPEG header (no marker where one should be)");
     const uint8_t marker = static_cast<uint8_t>(b[at + 1]);
     if (marker == 0xFF) {  // fill byte
       ++at;
@@ -46,14 +46,14 @@ R Jpeg(std::string_view b, const std::string& where) {
       at += 2;
       continue;
     }
-    if (marker == 0xD9 || marker == 0xDA) return R::Error(where + ": a JPEG without a frame header");
+    if (marker == 0xD9 || marker == 0xDA) return HeaderResult::Error(where + ": a JPEG without a frame header");
     const uint32_t length = Be16(b, at + 2);
-    if (length < 2) return R::Error(where + ": a broken JPEG header (a segment of length " + std::to_string(length) + ")");
+    if (length < 2) return HeaderResult::Error(where + ": a broken JPEG header (a segment of length " + std::to_string(length) + ")");
     const bool sof = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
     if (sof) {
       if (at + 9 > b.size()) break;
       const int height = static_cast<int>(Be16(b, at + 5)), width = static_cast<int>(Be16(b, at + 7));
-      if (height == 0) return R::Error(where + ": a JPEG whose height is not in its frame header");
+      if (height == 0) return HeaderResult::Error(where + ": a JPEG whose height is not in its frame header");
       return ImageHeader{"jpeg", {width, height}};
     }
     at += 2 + length;
@@ -64,10 +64,10 @@ R Jpeg(std::string_view b, const std::string& where) {
 }  // namespace
 
 engine::Result<ImageHeader> PeekImageHeader(std::string_view b, const std::string& where) {
-  if (b.empty()) return R::Error(where + ": the file is empty");
+  if (b.empty()) return HeaderResult::Error(where + ": the file is empty");
   if (IsPng(b)) return Png(b, where);
   if (IsJpeg(b)) return Jpeg(b, where);
-  return R::Error(where + ": not a PNG or JPEG image");
+  return HeaderResult::Error(where + ": not a PNG or JPEG image");
 }
 
 engine::Result<cv::Mat> DecodeImage(std::string_view bytes, ImageRead mode, const std::string& where, int max_side) {

@@ -24,7 +24,7 @@ int CameraModel::used_views() const {
 
 namespace {
 
-using R = engine::Result<CameraModel>;
+using CameraResult = engine::Result<CameraModel>;
 
 template <typename... Args>
 std::string Format(const char* format, Args... args) {
@@ -214,14 +214,14 @@ double Median(std::vector<double> v) {
 
 // Reads every photo, finds the target, drops what cannot be used, calibrates, drops outliers once and calibrates
 // again. `target` names the target in messages ("the chessboard").
-R Calibrate(const std::vector<std::string>& files, const std::string& target, const FindTarget& find,
+CameraResult Calibrate(const std::vector<std::string>& files, const std::string& target, const FindTarget& find,
             const CalibrationOptions& options) {
-  if (files.empty()) return R::Error("no photos given");
+  if (files.empty()) return CameraResult::Error("no photos given");
   // Check every file before the slow part, so that a typo fails at once.
   for (const std::string& file : files) {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec)) return R::Error(file + ": no such file");
-    if (!LooksLikeImage(file)) return R::Error(file + ": not a PNG or JPEG image");
+    if (!std::filesystem::is_regular_file(file, ec)) return CameraResult::Error(file + ": no such file");
+    if (!LooksLikeImage(file)) return CameraResult::Error(file + ": not a PNG or JPEG image");
   }
   const int n = static_cast<int>(files.size());
   CameraModel model;
@@ -233,7 +233,7 @@ R Calibrate(const std::vector<std::string>& files, const std::string& target, co
     ViewReport& view = model.views[i];
     view.file = files[i];
     auto read = ReadImageFile(files[i], ImageRead::kGray);
-    if (!read) return R::Error(read.error());
+    if (!read) return CameraResult::Error(read.error());
     const cv::Mat gray = std::move(*read);
     sizes[i] = gray.size();
     ++size_count[{gray.cols, gray.rows}];
@@ -272,7 +272,7 @@ R Calibrate(const std::vector<std::string>& files, const std::string& target, co
     if (other_size > 0)
       message += Format(" (%d of them with another image size than %dx%d)", other_size, model.image_size.width,
                         model.image_size.height);
-    return R::Error(message);
+    return CameraResult::Error(message);
   }
 
   auto views_of = [&](const std::vector<int>& indices) {
@@ -281,7 +281,7 @@ R Calibrate(const std::vector<std::string>& files, const std::string& target, co
     return v;
   };
   auto fit = FitCamera(views_of(used), model.image_size, options.aspect);
-  if (!fit) return R::Error(fit.error());
+  if (!fit) return CameraResult::Error(fit.error());
 
   // One outlier pass: a view far worse than the typical one (a wrong corner order, motion blur, a bent print).
   const double median = Median(fit->view_errors);
@@ -301,10 +301,10 @@ R Calibrate(const std::vector<std::string>& files, const std::string& target, co
   }
   if (kept.size() != used.size()) {
     if (static_cast<int>(kept.size()) < min_views)
-      return R::Error(Format("only %d views left after dropping outliers (", static_cast<int>(kept.size())) + dropped +
+      return CameraResult::Error(Format("only %d views left after dropping outliers (", static_cast<int>(kept.size())) + dropped +
                       Format("); need at least %d", min_views));
     fit = FitCamera(views_of(kept), model.image_size, options.aspect);
-    if (!fit) return R::Error(fit.error());
+    if (!fit) return CameraResult::Error(fit.error());
     for (size_t k = 0; k < kept.size(); ++k) model.views[kept[k]].error_px = fit->view_errors[k];
   }
 
@@ -320,33 +320,33 @@ R Calibrate(const std::vector<std::string>& files, const std::string& target, co
 
 }  // namespace
 
-R CalibrateChessboard(const std::vector<std::string>& files, cv::Size inner_corners, double square_mm,
+CameraResult CalibrateChessboard(const std::vector<std::string>& files, cv::Size inner_corners, double square_mm,
                       const CalibrationOptions& options) {
   // findChessboardCornersSB needs at least 3 corners each way.
   if (inner_corners.width < 3 || inner_corners.height < 3)
-    return R::Error(
+    return CameraResult::Error(
         Format("chessboard %dx%d: expected at least 3x3 inner corners", inner_corners.width, inner_corners.height));
-  if (!(square_mm > 0)) return R::Error("square size: expected a positive number of mm");
+  if (!(square_mm > 0)) return CameraResult::Error("square size: expected a positive number of mm");
   return Calibrate(files, "the chessboard",
                    ChessboardFinder(inner_corners, square_mm, std::max(64, options.detect_max_side)), options);
 }
 
-R CalibrateCharuco(const std::vector<std::string>& files, int squares_x, int squares_y, double square_mm,
+CameraResult CalibrateCharuco(const std::vector<std::string>& files, int squares_x, int squares_y, double square_mm,
                    double marker_mm, const std::string& dictionary, const CalibrationOptions& options) {
   if (squares_x < 2 || squares_y < 2)
-    return R::Error(Format("ChArUco board %dx%d: expected at least 2x2 squares", squares_x, squares_y));
+    return CameraResult::Error(Format("ChArUco board %dx%d: expected at least 2x2 squares", squares_x, squares_y));
   const int corners = (squares_x - 1) * (squares_y - 1);
   if (corners < options.min_charuco_corners)
-    return R::Error(Format("ChArUco board %dx%d: its %d inner corners are fewer than the %d a view needs", squares_x,
+    return CameraResult::Error(Format("ChArUco board %dx%d: its %d inner corners are fewer than the %d a view needs", squares_x,
                            squares_y, corners, options.min_charuco_corners));
-  if (!(square_mm > 0)) return R::Error("square size: expected a positive number of mm");
+  if (!(square_mm > 0)) return CameraResult::Error("square size: expected a positive number of mm");
   if (!(marker_mm > 0 && marker_mm < square_mm))
-    return R::Error("marker size: expected a positive number of mm, smaller than the square");
+    return CameraResult::Error("marker size: expected a positive number of mm, smaller than the square");
   auto dict = LoadDictionary(dictionary);
-  if (!dict) return R::Error(dict.error());
+  if (!dict) return CameraResult::Error(dict.error());
   const int markers = squares_x * squares_y / 2;  // the white squares hold the markers, ids 0..markers-1
   if ((*dict)->bytesList.rows < markers)
-    return R::Error(Format("dictionary %s has %d markers; a %dx%d ChArUco board needs %d", dictionary.c_str(),
+    return CameraResult::Error(Format("dictionary %s has %d markers; a %dx%d ChArUco board needs %d", dictionary.c_str(),
                            (*dict)->bytesList.rows, squares_x, squares_y, markers));
   const auto board = cv::aruco::CharucoBoard::create(squares_x, squares_y, static_cast<float>(square_mm),
                                                      static_cast<float>(marker_mm), *dict);
@@ -403,16 +403,16 @@ nlohmann::ordered_json ToJson(const CameraModel& m) {
   return j;
 }
 
-R ParseCamera(const nlohmann::json& doc, const std::string& where) {
+CameraResult ParseCamera(const nlohmann::json& doc, const std::string& where) {
   using nlohmann::json;
-  if (!doc.is_object()) return R::Error(where + ": expected a JSON object");
+  if (!doc.is_object()) return CameraResult::Error(where + ": expected a JSON object");
   if (!doc.contains("format") || !doc["format"].is_string() || doc["format"].get<std::string>() != kCameraFormat)
-    return R::Error(where + ".format: expected \"" + kCameraFormat + "\"");
+    return CameraResult::Error(where + ".format: expected \"" + kCameraFormat + "\"");
   CameraModel m;
   const json* size = doc.contains("image_size") ? &doc["image_size"] : nullptr;
   auto side = [](const json& v) { return v.is_number_integer() && v.get<int64_t>() > 0 && v.get<int64_t>() <= kMaxImageSide; };
   if (!size || !size->is_array() || size->size() != 2 || !side((*size)[0]) || !side((*size)[1]))
-    return R::Error(where + ".image_size: expected [width, height] in px, 1.." + std::to_string(kMaxImageSide) + " each");
+    return CameraResult::Error(where + ".image_size: expected [width, height] in px, 1.." + std::to_string(kMaxImageSide) + " each");
   m.image_size = {(*size)[0].get<int>(), (*size)[1].get<int>()};
   auto number = [&](const char* key, bool positive, double* out) -> std::string {
     if (!doc.contains(key) || !doc[key].is_number() || !std::isfinite(doc[key].get<double>()) || (positive && doc[key].get<double>() <= 0))
@@ -430,52 +430,52 @@ R ParseCamera(const nlohmann::json& doc, const std::string& where) {
                 {"cy", false, &m.K(1, 2)},
                 {"rms", false, &m.rms}};
   for (const auto& f : fields)
-    if (auto e = number(f.key, f.positive, f.out); !e.empty()) return R::Error(e);
-  if (m.rms < 0) return R::Error(where + ".rms: expected a number >= 0");
+    if (auto e = number(f.key, f.positive, f.out); !e.empty()) return CameraResult::Error(e);
+  if (m.rms < 0) return CameraResult::Error(where + ".rms: expected a number >= 0");
   if (!doc.contains("dist") || !doc["dist"].is_array() || doc["dist"].size() != 5)
-    return R::Error(where + ".dist: expected [k1, k2, p1, p2, k3]");
+    return CameraResult::Error(where + ".dist: expected [k1, k2, p1, p2, k3]");
   for (size_t k = 0; k < 5; ++k) {
-    if (!doc["dist"][k].is_number() || !std::isfinite(doc["dist"][k].get<double>())) return R::Error(where + ".dist[" + std::to_string(k) + "]: expected a number");
+    if (!doc["dist"][k].is_number() || !std::isfinite(doc["dist"][k].get<double>())) return CameraResult::Error(where + ".dist[" + std::to_string(k) + "]: expected a number");
     m.dist.push_back(doc["dist"][k].get<double>());
   }
   if (doc.contains("aspect_ratio")) {
     const std::string aspect = doc["aspect_ratio"].is_string() ? doc["aspect_ratio"].get<std::string>() : "";
-    if (aspect != "fixed" && aspect != "free") return R::Error(where + ".aspect_ratio: expected \"fixed\" or \"free\"");
+    if (aspect != "fixed" && aspect != "free") return CameraResult::Error(where + ".aspect_ratio: expected \"fixed\" or \"free\"");
     m.fixed_aspect = aspect == "fixed";
   }
   if (doc.contains("sd")) {
     const json& sd = doc["sd"];
-    if (!sd.is_object()) return R::Error(where + ".sd: expected {\"fx\", \"fy\", \"cx\", \"cy\"} in px");
+    if (!sd.is_object()) return CameraResult::Error(where + ".sd: expected {\"fx\", \"fy\", \"cx\", \"cy\"} in px");
     const char* keys[] = {"fx", "fy", "cx", "cy"};
     for (int i = 0; i < 4; ++i) {
       if (!sd.contains(keys[i]) || !sd[keys[i]].is_number() || !(sd[keys[i]].get<double>() >= 0) || !std::isfinite(sd[keys[i]].get<double>()))
-        return R::Error(where + ".sd." + keys[i] + ": expected a number >= 0");
+        return CameraResult::Error(where + ".sd." + keys[i] + ": expected a number >= 0");
       m.sd[i] = sd[keys[i]].get<double>();
     }
   }
   if (doc.contains("views")) {
-    if (!doc["views"].is_array()) return R::Error(where + ".views: expected an array");
+    if (!doc["views"].is_array()) return CameraResult::Error(where + ".views: expected an array");
     for (size_t i = 0; i < doc["views"].size(); ++i) {
       const std::string place = where + ".views[" + std::to_string(i) + "]";
       const json& v = doc["views"][i];
       ViewReport view;
       if (!v.is_object() || !v.contains("file") || !v["file"].is_string())
-        return R::Error(place + ".file: expected a file name");
+        return CameraResult::Error(place + ".file: expected a file name");
       view.file = v["file"].get<std::string>();
-      if (!v.contains("used") || !v["used"].is_boolean()) return R::Error(place + ".used: expected true or false");
+      if (!v.contains("used") || !v["used"].is_boolean()) return CameraResult::Error(place + ".used: expected true or false");
       view.used = v["used"].get<bool>();
       if (v.contains("error_px") && !v["error_px"].is_null()) {
         if (!v["error_px"].is_number() || !(v["error_px"].get<double>() >= 0) || !std::isfinite(v["error_px"].get<double>()))
-          return R::Error(place + ".error_px: expected a number >= 0 or null");
+          return CameraResult::Error(place + ".error_px: expected a number >= 0 or null");
         view.error_px = v["error_px"].get<double>();
       }
       if (v.contains("corners")) {
         if (!v["corners"].is_number_integer() || v["corners"].get<int64_t>() < 0 || v["corners"].get<int64_t>() > INT32_MAX)
-          return R::Error(place + ".corners: expected an integer >= 0");
+          return CameraResult::Error(place + ".corners: expected an integer >= 0");
         view.corners = v["corners"].get<int>();
       }
       if (v.contains("reason")) {
-        if (!v["reason"].is_string()) return R::Error(place + ".reason: expected a string");
+        if (!v["reason"].is_string()) return CameraResult::Error(place + ".reason: expected a string");
         view.reason = v["reason"].get<std::string>();
       }
       m.views.push_back(view);
@@ -484,9 +484,9 @@ R ParseCamera(const nlohmann::json& doc, const std::string& where) {
   return m;
 }
 
-R ReadCameraFile(const std::string& path) {
+CameraResult ReadCameraFile(const std::string& path) {
   auto doc = engine::ReadJsonFile(path, engine::kMaxJsonFileBytes, "camera file");
-  if (!doc) return R::Error(doc.error());
+  if (!doc) return CameraResult::Error(doc.error());
   return ParseCamera(*doc, path);
 }
 

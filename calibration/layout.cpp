@@ -11,7 +11,7 @@ namespace swref::calibration {
 namespace {
 
 using nlohmann::json;
-using R = engine::Result<Layout>;
+using LayoutResult = engine::Result<Layout>;
 
 bool ReadPoint(const json& v, cv::Point2d* p) {
   if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) return false;
@@ -53,21 +53,21 @@ std::string ParseMarkers(const json& m, const std::string& place, const Layout& 
 
 }  // namespace
 
-R ParseLayout(const json& doc, const std::string& where) {
-  if (!doc.is_object()) return R::Error(where + ": expected a JSON object");
-  if (!doc.contains("format") || doc["format"] != kLayoutFormat) return R::Error(where + ".format: expected \"" + kLayoutFormat + "\"");
+LayoutResult ParseLayout(const json& doc, const std::string& where) {
+  if (!doc.is_object()) return LayoutResult::Error(where + ": expected a JSON object");
+  if (!doc.contains("format") || doc["format"] != kLayoutFormat) return LayoutResult::Error(where + ".format: expected \"" + kLayoutFormat + "\"");
   Layout layout;
-  if (!doc.contains("map") || !doc["map"].is_string()) return R::Error(where + ".map: expected a map name or path");
+  if (!doc.contains("map") || !doc["map"].is_string()) return LayoutResult::Error(where + ".map: expected a map name or path");
   layout.map = doc["map"].get<std::string>();
   cv::Point2d size;
   if (!doc.contains("board_mm") || !ReadPoint(doc["board_mm"], &size) || size.x < 1 || size.y < 1 || size.x > kMaxBoardSideMm ||
       size.y > kMaxBoardSideMm)
-    return R::Error(where + ".board_mm: expected [width, height] in mm, 1.." + std::to_string(static_cast<int>(kMaxBoardSideMm)) + " each");
+    return LayoutResult::Error(where + ".board_mm: expected [width, height] in mm, 1.." + std::to_string(static_cast<int>(kMaxBoardSideMm)) + " each");
   layout.board_mm = {size.x, size.y};
-  if (!doc.contains("regions") || !doc["regions"].is_array() || doc["regions"].empty()) return R::Error(where + ".regions: expected a non-empty array");
+  if (!doc.contains("regions") || !doc["regions"].is_array() || doc["regions"].empty()) return LayoutResult::Error(where + ".regions: expected a non-empty array");
   const json& regions = doc["regions"];
   if (regions.size() > static_cast<size_t>(engine::kMaxRegions))
-    return R::Error(where + ".regions: " + std::to_string(regions.size()) + " regions, more than the limit of " + std::to_string(engine::kMaxRegions));
+    return LayoutResult::Error(where + ".regions: " + std::to_string(regions.size()) + " regions, more than the limit of " + std::to_string(engine::kMaxRegions));
   const int n = static_cast<int>(regions.size());
   size_t points = 0;
   layout.regions.assign(n, {});
@@ -76,34 +76,34 @@ R ParseLayout(const json& doc, const std::string& where) {
   for (int i = 0; i < n; ++i) {
     const std::string place = where + ".regions[" + std::to_string(i) + "]";
     const json& r = regions[i];
-    if (!r.is_object() || !r.contains("id") || !r["id"].is_number_integer()) return R::Error(place + ".id: expected an integer");
+    if (!r.is_object() || !r.contains("id") || !r["id"].is_number_integer()) return LayoutResult::Error(place + ".id: expected an integer");
     int64_t id = -1;
-    if (!ReadId(r["id"], 0, n - 1, &id)) return R::Error(place + ".id: " + r["id"].dump() + " is out of range 0.." + std::to_string(n - 1));
-    if (seen[id]) return R::Error(place + ".id: " + std::to_string(id) + " is used twice");
+    if (!ReadId(r["id"], 0, n - 1, &id)) return LayoutResult::Error(place + ".id: " + r["id"].dump() + " is out of range 0.." + std::to_string(n - 1));
+    if (seen[id]) return LayoutResult::Error(place + ".id: " + std::to_string(id) + " is used twice");
     seen[id] = true;
     if (!r.contains("polygon") || !r["polygon"].is_array() || r["polygon"].size() < 3)
-      return R::Error(place + ".polygon: expected at least 3 points [x, y]");
+      return LayoutResult::Error(place + ".polygon: expected at least 3 points [x, y]");
     points += r["polygon"].size();
-    if (points > kMaxLayoutPoints) return R::Error(where + ".regions: more than " + std::to_string(kMaxLayoutPoints) + " polygon points in all");
+    if (points > kMaxLayoutPoints) return LayoutResult::Error(where + ".regions: more than " + std::to_string(kMaxLayoutPoints) + " polygon points in all");
     for (size_t k = 0; k < r["polygon"].size(); ++k) {
       cv::Point2d p;
-      if (!ReadPoint(r["polygon"][k], &p)) return R::Error(place + ".polygon[" + std::to_string(k) + "]: expected [x, y] in mm");
+      if (!ReadPoint(r["polygon"][k], &p)) return LayoutResult::Error(place + ".polygon[" + std::to_string(k) + "]: expected [x, y] in mm");
       if (p.x < -kSlack || p.y < -kSlack || p.x > size.x + kSlack || p.y > size.y + kSlack)
-        return R::Error(place + ".polygon[" + std::to_string(k) + "]: (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") lies off the board");
+        return LayoutResult::Error(place + ".polygon[" + std::to_string(k) + "]: (" + std::to_string(p.x) + ", " + std::to_string(p.y) + ") lies off the board");
       layout.regions[id].push_back(p);
     }
   }
   if (doc.contains("markers")) {
     LayoutMarkers markers;
-    if (auto e = ParseMarkers(doc["markers"], where + ".markers", layout, &markers); !e.empty()) return R::Error(e);
+    if (auto e = ParseMarkers(doc["markers"], where + ".markers", layout, &markers); !e.empty()) return LayoutResult::Error(e);
     layout.markers = markers;
   }
   return layout;
 }
 
-R ReadLayoutFile(const std::string& path) {
+LayoutResult ReadLayoutFile(const std::string& path) {
   auto doc = engine::ReadJsonFile(path, engine::kMaxJsonFileBytes, "layout");
-  if (!doc) return R::Error(doc.error());
+  if (!doc) return LayoutResult::Error(doc.error());
   return ParseLayout(*doc, path);
 }
 

@@ -7,7 +7,7 @@
 namespace swref::calibration {
 namespace {
 
-using R = engine::Result<Dictionary>;
+using DictionaryResult = engine::Result<Dictionary>;
 
 constexpr std::pair<const char*, cv::aruco::PREDEFINED_DICTIONARY_NAME> kPredefined[] = {
     {"DICT_4X4_50", cv::aruco::DICT_4X4_50},
@@ -35,48 +35,48 @@ constexpr std::pair<const char*, cv::aruco::PREDEFINED_DICTIONARY_NAME> kPredefi
 
 }  // namespace
 
-R DictionaryByName(const std::string& name) {
+DictionaryResult DictionaryByName(const std::string& name) {
   for (const auto& [known, id] : kPredefined)
     if (name == known) return cv::aruco::getPredefinedDictionary(id);
-  return R::Error(
+  return DictionaryResult::Error(
       "unknown ArUco dictionary \"" + name +
       "\" (known: DICT_4X4_50 .. DICT_7X7_1000 in sizes 50, 100, 250, 1000, "
       "DICT_ARUCO_ORIGINAL, DICT_APRILTAG_16h5, DICT_APRILTAG_25h9, DICT_APRILTAG_36h10, DICT_APRILTAG_36h11)");
 }
 
-R ReadDictionaryFile(const std::string& path) {
+DictionaryResult ReadDictionaryFile(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return R::Error(path + ": cannot open the dictionary file");
+  if (!std::filesystem::is_regular_file(path, ec)) return DictionaryResult::Error(path + ": cannot open the dictionary file");
   cv::FileStorage fs;
   try {
-    if (!fs.open(path, cv::FileStorage::READ)) return R::Error(path + ": cannot open the dictionary file");
+    if (!fs.open(path, cv::FileStorage::READ)) return DictionaryResult::Error(path + ": cannot open the dictionary file");
   } catch (const cv::Exception& e) {
-    return R::Error(path + ": not an OpenCV YAML/XML/JSON file (" + e.err + ")");
+    return DictionaryResult::Error(path + ": not an OpenCV YAML/XML/JSON file (" + e.err + ")");
   }
   const cv::FileNode root = fs.root();
   // readDictionary() only says yes or no: check the fields first so that the error can name the one at fault.
   const cv::FileNode count = root["nmarkers"], size = root["markersize"];
-  if (!count.isInt() || static_cast<int>(count) <= 0) return R::Error(path + ".nmarkers: expected a positive integer");
+  if (!count.isInt() || static_cast<int>(count) <= 0) return DictionaryResult::Error(path + ".nmarkers: expected a positive integer");
   if (!size.isInt() || static_cast<int>(size) < 2)
-    return R::Error(path + ".markersize: expected an integer >= 2 (bits per side)");
+    return DictionaryResult::Error(path + ".markersize: expected an integer >= 2 (bits per side)");
   const int bits = static_cast<int>(size) * static_cast<int>(size);
   for (int i = 0; i < static_cast<int>(count); ++i) {
     const std::string key = "marker_" + std::to_string(i);
     const cv::FileNode m = root[key];
     if (!m.isString() || static_cast<int>(m.string().size()) != bits ||
         m.string().find_first_not_of("01") != std::string::npos)
-      return R::Error(path + "." + key + ": expected a string of " + std::to_string(bits) + " bits (0 or 1)");
+      return DictionaryResult::Error(path + "." + key + ": expected a string of " + std::to_string(bits) + " bits (0 or 1)");
   }
   const cv::FileNode correction = root["maxCorrectionBits"];
   if (!correction.empty() && (!correction.isInt() || static_cast<int>(correction) < 0))
-    return R::Error(path + ".maxCorrectionBits: expected an integer >= 0");
+    return DictionaryResult::Error(path + ".maxCorrectionBits: expected an integer >= 0");
   // Without maxCorrectionBits OpenCV corrects no bit at all, as its tutorial does with this kind of file.
   Dictionary dictionary = cv::makePtr<cv::aruco::Dictionary>();
-  if (!dictionary->readDictionary(root)) return R::Error(path + ": OpenCV could not read the dictionary");
+  if (!dictionary->readDictionary(root)) return DictionaryResult::Error(path + ": OpenCV could not read the dictionary");
   return dictionary;
 }
 
-R LoadDictionary(const std::string& name_or_path) {
+DictionaryResult LoadDictionary(const std::string& name_or_path) {
   if (name_or_path.rfind("DICT_", 0) == 0) return DictionaryByName(name_or_path);
   return ReadDictionaryFile(name_or_path);
 }

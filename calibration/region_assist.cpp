@@ -16,7 +16,7 @@ namespace swref::calibration {
 namespace {
 
 template <typename T>
-using R = engine::Result<T>;
+using AssistResult = engine::Result<T>;
 
 // A sticker (a corner marker with its white margin) hides the borders under it. Its square is cleared, and each
 // border line that runs into the square is continued straight, in the direction of its last 8 mm, until it meets
@@ -90,7 +90,7 @@ void ContinueUnderSticker(cv::Mat& lines, const cv::Rect& square, double px_per_
 
 }  // namespace
 
-R<Layout> AssistLayout(const cv::Mat& rectified, double px_per_mm, cv::Size2d board_mm, const std::map<int, cv::Point2d>& seeds_mm,
+AssistResult<Layout> AssistLayout(const cv::Mat& rectified, double px_per_mm, cv::Size2d board_mm, const std::map<int, cv::Point2d>& seeds_mm,
                        const engine::Map& map, const std::optional<LayoutMarkers>& markers) {
   // Every region needs its point.
   std::vector<int> missing;
@@ -98,11 +98,11 @@ R<Layout> AssistLayout(const cv::Mat& rectified, double px_per_mm, cv::Size2d bo
     if (!seeds_mm.count(r)) missing.push_back(r);
   }
   for (const auto& [id, p] : seeds_mm) {
-    if (!map.Valid(id)) return R<Layout>::Error("points: region " + std::to_string(id) + " is not a region of map " + map.key);
+    if (!map.Valid(id)) return AssistResult<Layout>::Error("points: region " + std::to_string(id) + " is not a region of map " + map.key);
     if (p.x < 0 || p.y < 0 || p.x >= board_mm.width || p.y >= board_mm.height)
-      return R<Layout>::Error("points: the point of region " + std::to_string(id) + " lies outside the board");
+      return AssistResult<Layout>::Error("points: the point of region " + std::to_string(id) + " lies outside the board");
   }
-  if (!missing.empty()) return R<Layout>::Error("points: no point for region(s) " + engine::IdList(missing) + " (one point inside every region)");
+  if (!missing.empty()) return AssistResult<Layout>::Error("points: no point for region(s) " + engine::IdList(missing) + " (one point inside every region)");
 
   // Elevation: thin dark lines (a black-hat of the lightness over ~3 mm) weighted by how dark they are. The
   // printed borders are the darkest, most continuous ones; flooding from the seeds in order of elevation makes the
@@ -196,7 +196,7 @@ R<Layout> AssistLayout(const cv::Mat& rectified, double px_per_mm, cv::Size2d bo
   const int w = labels.cols, h = labels.rows;
   for (const auto& [id, p] : seeds_mm) {
     const cv::Point c(std::clamp(cvFloor(p.x * px_per_mm), 0, w - 1), std::clamp(cvFloor(p.y * px_per_mm), 0, h - 1));
-    if (labels.at<int>(c) >= 0) return R<Layout>::Error("points: regions " + std::to_string(labels.at<int>(c)) + " and " + std::to_string(id) + " have the same point");
+    if (labels.at<int>(c) >= 0) return AssistResult<Layout>::Error("points: regions " + std::to_string(labels.at<int>(c)) + " and " + std::to_string(id) + " have the same point");
     labels.at<int>(c) = id;
   }
   // A point is often clicked on a region's symbol, whose outline may touch a border and so count as a line: a
@@ -242,7 +242,7 @@ R<Layout> AssistLayout(const cv::Mat& rectified, double px_per_mm, cv::Size2d bo
     cv::dilate(mask, mask, cv::Mat());
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
-    if (contours.empty()) return R<Layout>::Error("region " + std::to_string(r) + ": nothing grew from its point");
+    if (contours.empty()) return AssistResult<Layout>::Error("region " + std::to_string(r) + ": nothing grew from its point");
     const auto& biggest = *std::max_element(contours.begin(), contours.end(), [](const auto& a, const auto& b) {
       return cv::contourArea(a) < cv::contourArea(b);
     });

@@ -7,11 +7,12 @@
 
 #include "calibration/image_io.h"
 #include "calibration/token_model.h"
+#include "calibration/token_model_internal.h"
 
 namespace swref::calibration {
 namespace {
 
-constexpr double kPpm = kMatchPxPerMm;
+using token_model_internal::kPpm;
 
 std::string Hex(const cv::Mat& mask) {  // a binary mask row by row, '0'/'1'
   std::string s;

@@ -15,7 +15,7 @@ namespace swref::datasets {
 namespace fs = std::filesystem;
 namespace {
 
-enum Stream : uint64_t { kCameraStream = 101, kFrameStream, kReferenceStream };
+enum GameStream : uint64_t { kGameCameraStream = 101, kGameFrameStream, kGameReferenceStream };
 
 struct PlannedFrame {
   engine::Board board;
@@ -48,7 +48,7 @@ engine::Result<GameFramesSummary> WriteGameFrames(const engine::Record& record, 
   std::vector<PlannedFrame> plan;
   std::vector<int> last_frame_of_scene;
   GameFramesSummary summary;
-  cv::RNG plan_rng(DeriveSeed(options.seed, kFrameStream, 0));
+  cv::RNG plan_rng(DeriveSeed(options.seed, kGameFrameStream, 0));
   for (const engine::TableScene& scene : script->scenes) {
     const bool bumped = scene.step > bump_step;  // the board is bumped after the bump step's action
     int motion_frames = 1;
@@ -77,12 +77,12 @@ engine::Result<GameFramesSummary> WriteGameFrames(const engine::Record& record, 
   // One camera for the whole game, as on a real table: a fixed pose and light.
   ShotRanges ranges;
   ranges.max_tilt_deg = 10;
-  CameraShot base = RandomShot(options.frame, board_mm, ranges, DeriveSeed(options.seed, kCameraStream, 0));
+  CameraShot base = RandomShot(options.frame, board_mm, ranges, DeriveSeed(options.seed, kGameCameraStream, 0));
   const int quality = base.sensor.jpeg_quality > 0 ? base.sensor.jpeg_quality : 90;
   base.sensor.jpeg_quality = 0;  // the file is the JPEG round trip
   Bump bump;
   {
-    cv::RNG rng(DeriveSeed(options.seed, kCameraStream, 1));
+    cv::RNG rng(DeriveSeed(options.seed, kGameCameraStream, 1));
     auto signed_draw = [&rng](double low, double high) {  // the size, then the sign: see DrawOrder in dataset.h
       const double size = rng.uniform(low, high);
       return rng.uniform(0, 2) ? size : -size;
@@ -116,9 +116,9 @@ engine::Result<GameFramesSummary> WriteGameFrames(const engine::Record& record, 
     const PlannedFrame& p = plan[f];
     CameraShot shot = base;
     if (p.bumped) shot.bump = bump;
-    cv::RNG rng(DeriveSeed(options.seed, kFrameStream, 1 + f));
+    cv::RNG rng(DeriveSeed(options.seed, kGameFrameStream, 1 + f));
     shot.light.ev += rng.uniform(-0.03, 0.03);  // auto-exposure flicker: no two frames are bit-identical
-    if (p.motion) AddRandomArms(shot, 1, DeriveSeed(options.seed, kFrameStream, 100000 + f));
+    if (p.motion) AddRandomArms(shot, 1, DeriveSeed(options.seed, kGameFrameStream, 100000 + f));
     SceneOptions so;
     so.seed = options.seed;  // per region, so that untouched regions keep their tokens where they lay
     Scene scene;

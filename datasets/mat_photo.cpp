@@ -12,13 +12,13 @@
 namespace swref::datasets {
 namespace {
 
-enum Stream : uint64_t { kShotStream = 1, kTableStream, kPlacementStream };
+enum MatStream : uint64_t { kMatShotStream = 1, kMatTableStream, kMatPlacementStream };
 
 constexpr double kJitterMm = 2.5;  // how far from its cell's centre a hand leaves a token
 
 // One token in every cell but the empty ones, near the cell's centre, turned any way (page mm).
 Scene LayTokens(const calibration::MatGeometry& mat, cv::Point2d origin, const MatPhotoOptions& options) {
-  cv::RNG rng(DeriveSeed(options.seed, kPlacementStream, 0));
+  cv::RNG rng(DeriveSeed(options.seed, kMatPlacementStream, 0));
   Scene scene;
   for (const calibration::MatCell& cell : mat.cells) {
     if (options.empty_cells.count(cell.kind)) continue;
@@ -53,12 +53,12 @@ engine::Result<MatPhotoShot> RenderMatPhoto(const MatPhotoOptions& options) {
   MatPhotoShot out;
   out.page_mm = *page_mm;
   out.mat_origin_mm = *origin;
-  out.shot = RandomShot(options.frame, out.page_mm, options.ranges, DeriveSeed(options.seed, kShotStream, 0));
+  out.shot = RandomShot(options.frame, out.page_mm, options.ranges, DeriveSeed(options.seed, kMatShotStream, 0));
   if (options.light) out.shot.light = *options.light;
 
   const double ppm = options.px_per_mm, margin = options.table_margin_mm;
   const cv::Size table(cvRound((out.page_mm.width + 2 * margin) * ppm), cvRound((out.page_mm.height + 2 * margin) * ppm));
-  const uint64_t table_seed = DeriveSeed(options.seed, kTableStream, 0);
+  const uint64_t table_seed = DeriveSeed(options.seed, kMatTableStream, 0);
   const World bare =
       MakeEmptyWorld(pages->front(), out.page_mm, ppm, RenderTable(table, ppm, static_cast<TableKind>(table_seed % 5), table_seed), margin);
   out.scene = LayTokens(mat, out.mat_origin_mm, options);

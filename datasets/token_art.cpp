@@ -44,13 +44,6 @@ Poly Scaled(Poly p, double k) {
   return p;
 }
 
-cv::Rect2d Bounds(const Poly& p) {
-  double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
-  for (const Pt& q : p) {
-    x0 = std::min(x0, q.x), y0 = std::min(y0, q.y), x1 = std::max(x1, q.x), y1 = std::max(y1, q.y);
-  }
-  return {x0, y0, x1 - x0, y1 - y0};
-}
 
 const cv::Scalar kCardboardEdge = Rgb(172, 158, 132);  // grey-brown pulp board, as the edge of real tokens
 
@@ -457,6 +450,14 @@ cv::Mat RenderToken(std::string_view kind, double px_per_mm, double rotation_deg
     }
   }
   return out;
+}
+
+cv::Rect2d Bounds(const std::vector<cv::Point2d>& p) {
+  double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+  for (const Pt& q : p) {
+    x0 = std::min(x0, q.x), y0 = std::min(y0, q.y), x1 = std::max(x1, q.x), y1 = std::max(y1, q.y);
+  }
+  return {x0, y0, x1 - x0, y1 - y0};
 }
 
 }  // namespace swref::datasets

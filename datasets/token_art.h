@@ -45,4 +45,7 @@ const TokenDesign& DesignOf(std::string_view kind);
 // The image is square and odd-sized, the token's centre at its centre pixel.
 cv::Mat RenderToken(std::string_view kind, double px_per_mm, double rotation_deg = 0);
 
+// The axis-aligned bounding box of a polygon's vertices (mm).
+cv::Rect2d Bounds(const std::vector<cv::Point2d>& polygon);
+
 }  // namespace swref::datasets

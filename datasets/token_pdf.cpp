@@ -66,14 +66,6 @@ struct Group {
   bool fresh_page = false;  // start on a new page (the decline sides of a single-sided print)
 };
 
-cv::Rect2d Bounds(const std::vector<cv::Point2d>& p) {
-  double x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
-  for (const cv::Point2d& q : p) {
-    x0 = std::min(x0, q.x), y0 = std::min(y0, q.y), x1 = std::max(x1, q.x), y1 = std::max(y1, q.y);
-  }
-  return {x0, y0, x1 - x0, y1 - y0};
-}
-
 std::vector<Group> Groups(const TokenSheetOptions& options) {
   std::vector<Group> groups;
   auto count = [&](int in_box) { return options.full_box ? in_box : 2; };

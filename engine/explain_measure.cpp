@@ -15,7 +15,7 @@ namespace swref::engine {
 namespace {
 
 template <typename T>
-void Put(std::string* key, T value) {
+void PutKey(std::string* key, T value) {
   key->append(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
@@ -24,10 +24,10 @@ void Put(std::string* key, T value) {
 // reaches the referee only with the next change).
 std::string TableKey(const Game& game) {
   std::string key(reinterpret_cast<const char*>(game.board().data()), game.board().size() * sizeof(RegionState));
-  for (const CivState& c : game.civs()) Put(&key, c.owner), Put(&key, c.decline), Put(&key, c.hand), Put(&key, c.aside), Put(&key, c.power);
-  for (const PlayerState& p : game.players()) Put(&key, p.coins), Put(&key, p.active), Put(&key, p.peace_with);
-  for (const Combo& c : game.column()) Put(&key, c.race), Put(&key, c.power), Put(&key, c.coins);
-  Put(&key, game.current_player()), Put(&key, game.round()), Put(&key, game.finished());
+  for (const CivState& c : game.civs()) PutKey(&key, c.owner), PutKey(&key, c.decline), PutKey(&key, c.hand), PutKey(&key, c.aside), PutKey(&key, c.power);
+  for (const PlayerState& p : game.players()) PutKey(&key, p.coins), PutKey(&key, p.active), PutKey(&key, p.peace_with);
+  for (const Combo& c : game.column()) PutKey(&key, c.race), PutKey(&key, c.power), PutKey(&key, c.coins);
+  PutKey(&key, game.current_player()), PutKey(&key, game.round()), PutKey(&key, game.finished());
   AppendSoloKey(game, &key);
   return key;
 }
@@ -41,10 +41,10 @@ std::string ShapeKey(const Game& game) {
     shape.tokens = r.tokens > 0;
     key.append(reinterpret_cast<const char*>(&shape), sizeof shape);
   }
-  for (const CivState& c : game.civs()) Put(&key, c.owner), Put(&key, c.decline), Put(&key, c.power);
-  for (const PlayerState& p : game.players()) Put(&key, p.coins), Put(&key, p.active), Put(&key, p.peace_with);
-  for (const Combo& c : game.column()) Put(&key, c.race), Put(&key, c.power), Put(&key, c.coins);
-  Put(&key, game.current_player()), Put(&key, game.round()), Put(&key, game.finished());
+  for (const CivState& c : game.civs()) PutKey(&key, c.owner), PutKey(&key, c.decline), PutKey(&key, c.power);
+  for (const PlayerState& p : game.players()) PutKey(&key, p.coins), PutKey(&key, p.active), PutKey(&key, p.peace_with);
+  for (const Combo& c : game.column()) PutKey(&key, c.race), PutKey(&key, c.power), PutKey(&key, c.coins);
+  PutKey(&key, game.current_player()), PutKey(&key, game.round()), PutKey(&key, game.finished());
   AppendSoloKey(game, &key);
   return key;
 }
@@ -52,7 +52,7 @@ std::string ShapeKey(const Game& game) {
 // The game's result: every player's coins and, in SoloPlay, the end items, the opposition's total and the rating.
 std::string ResultKey(const Game& game) {
   std::string key;
-  for (const PlayerState& p : game.players()) Put(&key, p.coins);
+  for (const PlayerState& p : game.players()) PutKey(&key, p.coins);
   if (game.solo()) key += SoloDocument(game).dump();
   return key;
 }

@@ -10,7 +10,7 @@
 namespace swref::engine {
 namespace {
 
-void PushIfLegal(const Game& game, const Action& a, std::vector<Action>* out) {
+void PushIfLegalSolo(const Game& game, const Action& a, std::vector<Action>* out) {
   if (game.Check(a) == Code::kOk) out->push_back(a);
 }
 
@@ -56,7 +56,7 @@ void HandConquests(const Game& game, Race race, With with, Action a, std::vector
   if (with == With::kDragon || with == With::kSorcery) return;
   const bool berserk = with != With::kGhouls && game.civ(race).power == Power::kBerserk;
   if (outright && !berserk) return;
-  for (int face : {0, 1, 2, 3}) a.die = face, PushIfLegal(game, a, out);
+  for (int face : {0, 1, 2, 3}) a.die = face, PushIfLegalSolo(game, a, out);
 }
 
 void SourceConquests(const Game& game, Race race, With with, Action a, std::vector<Action>* out) {
@@ -66,16 +66,16 @@ void SourceConquests(const Game& game, Race race, With with, Action a, std::vect
   const int cost = game.ConquestCost(race, a.region, with == With::kGhouls).total;
   if (with == With::kDragon) {
     a.from = Take(spare, 1);
-    PushIfLegal(game, a, out);
+    PushIfLegalSolo(game, a, out);
     return;
   }
   a.from = Take(spare, cost);
-  PushIfLegal(game, a, out);
+  PushIfLegalSolo(game, a, out);
   const bool berserk = with != With::kGhouls && game.civ(race).power == Power::kBerserk;
   for (int face : {0, 1, 2, 3}) {
     a.die = face;
     a.from = Take(spare, berserk ? std::max(cost - face, 1) : 1 << 20);
-    PushIfLegal(game, a, out);
+    PushIfLegalSolo(game, a, out);
   }
 }
 
@@ -92,7 +92,7 @@ void Conquests(const Game& game, std::vector<Action>* out) {
       if (!setup) WithRetreat(game, &b);
       if (with == With::kSorcery) {
         b.with = with;
-        PushIfLegal(game, b, out);
+        PushIfLegalSolo(game, b, out);
       } else if (setup || game.FromHand(static_cast<Race>(race))) {
         HandConquests(game, static_cast<Race>(race), with, b, out);
       } else if (!setup) {
@@ -153,7 +153,7 @@ void Balancing(const Game& game, std::vector<Action>* out) {
   while (static_cast<int>(cells.size()) > std::max(total, 1)) left_empty.push_back(cells.back()), cells.pop_back();
   a.placement = Spread(cells, total);
   for (const Cell& c : left_empty) a.placement.push_back({c.region, 0});
-  PushIfLegal(game, a, out);
+  PushIfLegalSolo(game, a, out);
 }
 
 void TokensInHand(const Game& game, std::vector<Action>* out) {
@@ -176,7 +176,7 @@ void TokensInHand(const Game& game, std::vector<Action>* out) {
       const int n = total / static_cast<int>(into.size()) + (static_cast<int>(i) < total % static_cast<int>(into.size()) ? 1 : 0);
       if (n > 0) a.add.push_back({into[i], n});
     }
-    PushIfLegal(game, a, out);
+    PushIfLegalSolo(game, a, out);
   }
 }
 
@@ -198,7 +198,7 @@ void Erosions(const Game& game, std::vector<Action>* out) {
         left -= std::min(left, static_cast<int>(r.tokens));
       }
     }
-    PushIfLegal(game, a, out);
+    PushIfLegalSolo(game, a, out);
   }
 }
 
@@ -208,7 +208,7 @@ void EnumerateSoloLegal(const Game& game, std::vector<Action>* out) {
   const bool setup = game.solo()->phase == SoloPhase::kSetup;
   Action a;
   a.type = ActionType::kPick;
-  for (int slot = 0; !setup && slot < static_cast<int>(game.solo()->combos.size()); ++slot) a.slot = slot, PushIfLegal(game, a, out);
+  for (int slot = 0; !setup && slot < static_cast<int>(game.solo()->combos.size()); ++slot) a.slot = slot, PushIfLegalSolo(game, a, out);
   Conquests(game, out);
   if (setup)
     Balancing(game, out);
@@ -216,9 +216,9 @@ void EnumerateSoloLegal(const Game& game, std::vector<Action>* out) {
     TokensInHand(game, out), Erosions(game, out);
   Action end;
   end.type = ActionType::kEndTurn;
-  PushIfLegal(game, end, out);
+  PushIfLegalSolo(game, end, out);
   end.decline = true;
-  PushIfLegal(game, end, out);
+  PushIfLegalSolo(game, end, out);
 }
 
 }  // namespace swref::engine

@@ -2,7 +2,7 @@
 
 namespace swref::engine {
 
-using json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
 Result<ReplayResult> Replay(const Record& record, const std::filesystem::path& base_dir) {
   auto game = StartGame(record, base_dir);
@@ -22,25 +22,25 @@ Result<ReplayResult> Replay(const Record& record, const std::filesystem::path& b
   return result;
 }
 
-json RegionsDocument(const Game& game) {
-  json regions = json::array();
+OrderedJson RegionsDocument(const Game& game) {
+  OrderedJson regions = OrderedJson::array();
   const auto& players = game.players();
   for (int i = 0; i < game.map().size(); ++i) {
     const RegionState& r = game.board()[i];
     if (!r.HoldsAnything()) continue;
-    json j = {{"id", i}};
+    OrderedJson j = {{"id", i}};
     if (r.HasRace()) {
-      j["owner"] = r.owner < game.player_count() ? json(players[r.owner].name) : json(nullptr);  // SoloPlay's opposition: null
+      j["owner"] = r.owner < game.player_count() ? OrderedJson(players[r.owner].name) : OrderedJson(nullptr);  // SoloPlay's opposition: null
       j["race"] = Info(r.race_id()).id;
       j["decline"] = r.decline;
       j["tokens"] = r.tokens;
     } else {
       j["owner"] = nullptr;
-      j["race"] = r.lost_tribe ? json("lost_tribe") : json(nullptr);
+      j["race"] = r.lost_tribe ? OrderedJson("lost_tribe") : OrderedJson(nullptr);
       j["decline"] = false;
       j["tokens"] = r.lost_tribe;
     }
-    json pieces = json::array();
+    OrderedJson pieces = OrderedJson::array();
     for (Piece p : {Piece::kMountain, Piece::kTrollLair, Piece::kFortress, Piece::kEncampment, Piece::kHole, Piece::kHero, Piece::kDragon})
       for (int k = 0; k < r.Count(p); ++k) pieces.push_back(Info(p).id);
     j["pieces"] = pieces;
@@ -51,12 +51,12 @@ json RegionsDocument(const Game& game) {
 
 namespace {
 
-json CoinsDocument(const CoinBreakdown& c) {
+OrderedJson CoinsDocument(const CoinBreakdown& c) {
   return {{"regions", c.regions}, {"race", c.race}, {"power", c.power}, {"total", c.total()}};
 }
 
-json OppositionDocument(const SoloState& solo) {
-  json races = json::array();
+OrderedJson OppositionDocument(const SoloState& solo) {
+  OrderedJson races = OrderedJson::array();
   for (const OppositionRace& o : solo.opposition) {
     races.push_back({{"race", Info(o.race).id},
                      {"power", Info(o.power).id},
@@ -74,20 +74,20 @@ json OppositionDocument(const SoloState& solo) {
 
 }  // namespace
 
-json SoloDocument(const Game& game) {
+OrderedJson SoloDocument(const Game& game) {
   const SoloState& solo = *game.solo();
   const bool setup = solo.phase == SoloPhase::kSetup;
-  json placing = nullptr;
+  OrderedJson placing = nullptr;
   if (setup) {
     const OppositionRace& o = solo.opposition[solo.placing];
     placing = {{"index", solo.placing}, {"race", Info(o.race).id}, {"power", Info(o.power).id}};
   }
-  json combos = json::array(), declined = json::array(), missing = json::array();
+  OrderedJson combos = OrderedJson::array(), declined = OrderedJson::array(), missing = OrderedJson::array();
   for (size_t i = 0; i < solo.combos.size(); ++i)
     combos.push_back({{"slot", i}, {"race", Info(solo.combos[i].race).id}, {"power", Info(solo.combos[i].power).id}, {"cost", game.SoloPickCost(static_cast<int>(i))}});
   for (Race r : solo.declined) declined.push_back(Info(r).id);
   for (Terrain t : solo.terrains_missing) missing.push_back(ToString(t));
-  json end = nullptr;
+  OrderedJson end = nullptr;
   if (solo.ended) {
     const SoloEnd& e = solo.end;
     end = {{"eliminated", e.eliminated}, {"sets", e.sets}, {"lost_tribes", e.lost_tribes}, {"defences_overcome", e.defences_overcome},
@@ -103,13 +103,13 @@ json SoloDocument(const Game& game) {
           {"lost_tribes_kept", solo.kept_lost_tribes},
           {"defences_overcome", solo.defences_overcome},
           {"end", end},
-          {"terrains_missing", solo.ended ? missing : json(nullptr)},
+          {"terrains_missing", solo.ended ? missing : OrderedJson(nullptr)},
           {"score", game.SoloScore()},
-          {"rating", solo.ended ? json(ToString(game.SoloRating())) : json(nullptr)}};
+          {"rating", solo.ended ? OrderedJson(ToString(game.SoloRating())) : OrderedJson(nullptr)}};
 }
 
-json SoloResult(const Game& game) {
-  const json doc = SoloDocument(game);
+OrderedJson SoloResult(const Game& game) {
+  const OrderedJson doc = SoloDocument(game);
   return {{"end", doc["end"]},
           {"opposition", doc["opposition"]["total"]},
           {"score", doc["score"]},
@@ -117,33 +117,33 @@ json SoloResult(const Game& game) {
           {"terrains_missing", doc["terrains_missing"]}};
 }
 
-json PlayDocument(const ReplayResult& replay) {
+OrderedJson PlayDocument(const ReplayResult& replay) {
   const Game& game = replay.game;
-  json steps = json::array();
+  OrderedJson steps = OrderedJson::array();
   for (size_t i = 0; i < replay.steps.size(); ++i) {
     const Verdict& v = replay.steps[i];
     const bool ruled = i < replay.house_ruled.size() && replay.house_ruled[i];
-    json s = {{"i", i}, {"ok", v.ok() || ruled}};
+    OrderedJson s = {{"i", i}, {"ok", v.ok() || ruled}};
     if (ruled) s["ruling"] = "house";
     if (!v.ok()) s["code"] = ToString(v.code), s["why"] = v.why;
     steps.push_back(s);
   }
-  json turns = json::array();
+  OrderedJson turns = OrderedJson::array();
   for (const TurnScore& t : game.scores()) {
     turns.push_back({{"round", t.round},
                      {"player", game.players()[t.player].name},
                      {"coins", {{"regions", t.coins.regions}, {"race", t.coins.race}, {"power", t.coins.power}, {"total", t.coins.total()}}}});
   }
-  json coins = json::object(), hands = json::object(), winners = json::array();
+  OrderedJson coins = OrderedJson::object(), hands = OrderedJson::object(), winners = OrderedJson::array();
   for (int p = 0; p < game.player_count(); ++p) {
     coins[game.players()[p].name] = game.players()[p].coins;
     hands[game.players()[p].name] = game.HandOf(p);
   }
   const std::vector<int> won = game.Winners();
   for (int p : won) winners.push_back(game.players()[p].name);
-  json final_doc = {{"round", game.round()},
+  OrderedJson final_doc = {{"round", game.round()},
                     {"finished", game.finished()},
-                    {"winner", won.size() == 1 ? json(game.players()[won[0]].name) : json(nullptr)},
+                    {"winner", won.size() == 1 ? OrderedJson(game.players()[won[0]].name) : OrderedJson(nullptr)},
                     {"winners", winners},
                     {"coins", coins},
                     {"hands", hands},

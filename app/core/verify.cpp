@@ -10,8 +10,6 @@ namespace {
 using nlohmann::json;
 using Part = BadPlace::Part;
 
-std::string At(int k) { return "record.journal[" + std::to_string(k) + "]"; }
-
 Verification Tampered(BadPlace bad, std::string problem) {
   Verification v;
   v.integrity = Integrity::kTampered;
@@ -33,9 +31,9 @@ std::optional<Verification> WalkJournal(const json& journal, const engine::Recor
   for (int k = 0; k < static_cast<int>(journal.size()); ++k) {
     const EntryKind kind = *EntryKindFromString(journal[k]["kind"].get<std::string>());
     const json& data = journal[k]["data"];
-    auto bad = [&](const std::string& text) { return Tampered({Part::kJournal, k}, At(k) + text); };
+    auto bad = [&](const std::string& text) { return Tampered({Part::kJournal, k}, JournalAt(k) + text); };
     if (kind == EntryKind::kAction || kind == EntryKind::kFlag) {
-      auto action = engine::ParseAction(data["action"], record.players, At(k) + ".data.action", solo);
+      auto action = engine::ParseAction(data["action"], record.players, JournalAt(k) + ".data.action", solo);
       if (!action) return Tampered({Part::kJournal, k}, action.error());
       if (kind == EntryKind::kFlag) {
         const TimelineStep step = timeline->Try(*action);

@@ -9,8 +9,6 @@ namespace {
 using nlohmann::json;
 using Part = BadPlace::Part;
 
-std::string At(int k) { return "record.journal[" + std::to_string(k) + "]"; }
-
 ChainProblem Problem(Part part, int index, std::string text) { return {{part, index}, std::move(text)}; }
 
 // Entry k's prev is not the hash of entry k-1 (or of the header for k = 0): say what most likely happened.
@@ -23,19 +21,19 @@ ChainProblem DiagnosePrev(const json& journal, int k, const std::string& header_
   const auto found = position.find(p);
   if (k == 0) {
     if (found != position.end())
-      return Problem(Part::kJournal, 0, At(0) + ": prev names entry " + std::to_string(found->second) + ", not the record's header (reordered)");
+      return Problem(Part::kJournal, 0, JournalAt(0) + ": prev names entry " + std::to_string(found->second) + ", not the record's header (reordered)");
     if (journal[0].value("seq", json(nullptr)) == 0 && journal[0].value("kind", json(nullptr)) == "start")
       return Problem(Part::kHeader, -1, "record header: its hash does not match journal[0].prev (a header field was edited)");
-    return Problem(Part::kJournal, 0, At(0) + ": prev does not match the record's header (the first entry deleted, or entries inserted or reordered)");
+    return Problem(Part::kJournal, 0, JournalAt(0) + ": prev does not match the record's header (the first entry deleted, or entries inserted or reordered)");
   }
   const std::string before = k == 1 ? header_hash : journal[k - 2].value("hash", std::string());
   if (p == before)
-    return Problem(Part::kJournal, k - 1, At(k - 1) + ": not in the chain: entry " + std::to_string(k) + "'s prev names " +
+    return Problem(Part::kJournal, k - 1, JournalAt(k - 1) + ": not in the chain: entry " + std::to_string(k) + "'s prev names " +
                                                (k == 1 ? std::string("the header") : "entry " + std::to_string(k - 2)) + " (inserted)");
   if (found != position.end())
-    return Problem(Part::kJournal, k, At(k) + ": prev does not match entry " + std::to_string(k - 1) + "; it names entry " +
+    return Problem(Part::kJournal, k, JournalAt(k) + ": prev does not match entry " + std::to_string(k - 1) + "; it names entry " +
                                           std::to_string(found->second) + " (reordered)");
-  return Problem(Part::kJournal, k, At(k) + ": prev does not match entry " + std::to_string(k - 1) + " (deleted, inserted or reordered)");
+  return Problem(Part::kJournal, k, JournalAt(k) + ": prev does not match entry " + std::to_string(k - 1) + " (deleted, inserted or reordered)");
 }
 
 ChainProblem CheckHead(const json& document, const json& journal) {
@@ -46,10 +44,10 @@ ChainProblem CheckHead(const json& document, const json& journal) {
     return Problem(Part::kHead, -1, "record.head: expected {\"entries\": count, \"hash\": the last entry's hash} (edited)");
   const int64_t named = head["entries"].get<int64_t>();
   if (named > n)
-    return Problem(Part::kJournal, n, At(n) + ": missing: the head names " + std::to_string(named) + " entries, the journal has " + std::to_string(n) +
+    return Problem(Part::kJournal, n, JournalAt(n) + ": missing: the head names " + std::to_string(named) + " entries, the journal has " + std::to_string(n) +
                                           " (deleted at the end)");
   if (named < n)
-    return Problem(Part::kJournal, static_cast<int>(named), At(static_cast<int>(named)) + ": after the head, which names " + std::to_string(named) +
+    return Problem(Part::kJournal, static_cast<int>(named), JournalAt(static_cast<int>(named)) + ": after the head, which names " + std::to_string(named) +
                                                                  " entries (inserted at the end)");
   if (head["hash"] != journal[n - 1]["hash"]) return Problem(Part::kHead, -1, "record.head.hash: does not match journal[" + std::to_string(n - 1) + "] (edited)");
   return {};
@@ -63,7 +61,7 @@ struct EntryState {
 
 ChainProblem CheckReferences(const json& journal, int k, EntryKind kind, EntryState* s) {
   const json& data = journal[k]["data"];
-  const std::string place = At(k) + ".data";
+  const std::string place = JournalAt(k) + ".data";
   auto bad = [&](const std::string& text) { return Problem(Part::kJournal, k, text); };
   switch (kind) {
     case EntryKind::kAction:
@@ -87,7 +85,7 @@ ChainProblem CheckReferences(const json& journal, int k, EntryKind kind, EntrySt
       ruled["ruling"] = "house";
       const bool follows = k + 1 < static_cast<int>(journal.size()) && journal[k + 1]["kind"] == "action" && journal[k + 1]["data"].is_object() &&
                            journal[k + 1]["data"].value("action", json(nullptr)) == ruled;
-      if (!follows) return bad(At(k) + ": a house ruling not followed by its conquest, with \"ruling\": \"house\"");
+      if (!follows) return bad(JournalAt(k) + ": a house ruling not followed by its conquest, with \"ruling\": \"house\"");
       break;
     }
     case EntryKind::kQuestion: s->open_questions.insert(k); break;
@@ -118,14 +116,14 @@ ChainProblem CheckChain(const json& document) {
   }
   for (int k = 0; k < static_cast<int>(journal.size()); ++k) {
     const json& e = journal[k];
-    if (!e.is_object() || !e.contains("hash") || !IsSha256Hex(e["hash"])) return Problem(Part::kJournal, k, At(k) + ": no valid hash (edited)");
+    if (!e.is_object() || !e.contains("hash") || !IsSha256Hex(e["hash"])) return Problem(Part::kJournal, k, JournalAt(k) + ": no valid hash (edited)");
     std::string computed;
     try {
       computed = EntryHash(e);
     } catch (const nlohmann::json::exception&) {
-      return Problem(Part::kJournal, k, At(k) + ": not valid UTF-8 (edited)");
+      return Problem(Part::kJournal, k, JournalAt(k) + ": not valid UTF-8 (edited)");
     }
-    if (computed != e["hash"]) return Problem(Part::kJournal, k, At(k) + ": hash does not match its content (edited)");
+    if (computed != e["hash"]) return Problem(Part::kJournal, k, JournalAt(k) + ": hash does not match its content (edited)");
     const json expected = k == 0 ? json(header_hash) : journal[k - 1]["hash"];
     if (!e.contains("prev") || e["prev"] != expected) return DiagnosePrev(journal, k, header_hash);
   }
@@ -137,16 +135,16 @@ ChainProblem CheckEntries(const json& journal, std::vector<int>* standing) {
   const int n = static_cast<int>(journal.size());
   for (int k = 0; k < n; ++k) {
     const json& e = journal[k];
-    auto bad = [&](const std::string& text) { return Problem(Part::kJournal, k, At(k) + text); };
+    auto bad = [&](const std::string& text) { return Problem(Part::kJournal, k, JournalAt(k) + text); };
     if (e.value("seq", json(nullptr)) != k) return bad(".seq: expected " + std::to_string(k) + ", got " + e.value("seq", json(nullptr)).dump());
     const auto kind = e.contains("kind") && e["kind"].is_string() ? EntryKindFromString(e["kind"].get<std::string>()) : std::nullopt;
     if (!kind) return bad(".kind: expected an entry kind (docs/record.md), got " + e.value("kind", json(nullptr)).dump());
     if (!e.contains("time") || !e["time"].is_string()) return bad(".time: expected a UTC time");
     if (!e.contains("data")) return bad(".data: missing");
-    if (auto problem = CheckEntryData(*kind, e["data"], At(k) + ".data"); !problem.empty()) return Problem(Part::kJournal, k, problem);
+    if (auto problem = CheckEntryData(*kind, e["data"], JournalAt(k) + ".data"); !problem.empty()) return Problem(Part::kJournal, k, problem);
     if ((k == 0) != (*kind == EntryKind::kStart)) return bad(k == 0 ? ": the first entry must be the start" : ": a second start entry");
     if (*kind == EntryKind::kEnd && k != n - 1)
-      return Problem(Part::kJournal, k + 1, At(k + 1) + ": an entry after the end entry (journal[" + std::to_string(k) + "])");
+      return Problem(Part::kJournal, k + 1, JournalAt(k + 1) + ": an entry after the end entry (journal[" + std::to_string(k) + "])");
     if (auto p = CheckReferences(journal, k, *kind, &state); p.found()) return p;
   }
   *standing = std::move(state.standing);
@@ -169,5 +167,7 @@ ChainProblem CheckActions(const json& document, const std::vector<int>& standing
                                                             "] records it (deleted)");
   return {};
 }
+
+std::string JournalAt(int k) { return "record.journal[" + std::to_string(k) + "]"; }
 
 }  // namespace swref::core

@@ -11,6 +11,9 @@
 
 namespace swref::core {
 
+// "record.journal[k]": how verify's messages name entry k.
+std::string JournalAt(int k);
+
 // A problem found: where, and the one line that says it.
 struct ChainProblem {
   BadPlace bad;

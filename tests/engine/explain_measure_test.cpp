@@ -13,14 +13,14 @@
 namespace swref::engine {
 namespace {
 
-constexpr int kGamesPerMap = 20;
+constexpr int kMeasuredGamesPerMap = 20;
 
 ExplainFigures MeasureMaps(bool hide_stacks, bool ask_hidden_counts = true, double merge_rate = 0) {
   ExplainFigures all;
   for (const std::string& key : BuiltinMapKeys()) {
     auto map = BuiltinMap(key);
     EXPECT_TRUE(map.ok());
-    for (int g = 0; g < kGamesPerMap; ++g) {
+    for (int g = 0; g < kMeasuredGamesPerMap; ++g) {
       auto game = PlayInjectedGame(*map, 1000 + g);
       EXPECT_TRUE(game.ok()) << game.error();
       MeasureOptions options;

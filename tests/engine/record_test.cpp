@@ -19,7 +19,7 @@ json Minimal() {
                 {"player": "Ann", "do": "abandon", "region": 2}]})");
 }
 
-std::string ErrorOf(const json& doc) {
+std::string RecordErrorOf(const json& doc) {
   auto r = ParseRecord(doc);
   return r.ok() ? "" : r.error();
 }
@@ -85,15 +85,15 @@ TEST(ParseRecord, RejectsXNamingTheField) {
   for (const Case& c : cases) {
     json doc = Minimal();
     doc[json::json_pointer(c.pointer)] = c.value;
-    EXPECT_EQ(ErrorOf(doc), c.error) << c.pointer;
+    EXPECT_EQ(RecordErrorOf(doc), c.error) << c.pointer;
   }
   json doc = Minimal();
   doc["actions"][1].erase("region");
-  EXPECT_EQ(ErrorOf(doc), "record.actions[1].region: missing");
+  EXPECT_EQ(RecordErrorOf(doc), "record.actions[1].region: missing");
   doc = Minimal();
   doc["actions"][2]["with"] = "dragon";
-  EXPECT_EQ(ErrorOf(doc), "record.actions[2].die: no die is rolled for a conquest with the dragon");
-  EXPECT_EQ(ErrorOf(json::array()), "record: expected a JSON object");
+  EXPECT_EQ(RecordErrorOf(doc), "record.actions[2].die: no die is rolled for a conquest with the dragon");
+  EXPECT_EQ(RecordErrorOf(json::array()), "record: expected a JSON object");
 }
 
 // The documented limit on a record's actions (docs/architecture.md, Limits); its file size: json_input_test.cpp.
