@@ -58,14 +58,11 @@ class PoolAllocator final : public cv::MatAllocator {
       }
       bytes *= static_cast<size_t>(sizes[i]);
     }
+    uchar* memory = data ? static_cast<uchar*>(data) : static_cast<uchar*>(Take(bytes));  // Take may throw: first
     auto* u = new cv::UMatData(this);
     u->size = bytes;
-    if (data) {
-      u->data = u->origdata = static_cast<uchar*>(data);
-      u->flags |= cv::UMatData::USER_ALLOCATED;
-    } else {
-      u->data = u->origdata = static_cast<uchar*>(Take(bytes));
-    }
+    u->data = u->origdata = memory;
+    if (data) u->flags |= cv::UMatData::USER_ALLOCATED;
     return u;
   }
 
