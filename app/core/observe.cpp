@@ -13,7 +13,8 @@
 namespace swref::core {
 namespace fs = std::filesystem;
 
-engine::Result<int> ObserveImages(const ObserveRequest& request, const std::function<void(const vision::Observation&)>& emit) {
+engine::Result<int> ObserveImages(const ObserveRequest& request,
+                                  const std::function<void(const vision::Observation&, const std::string& reason)>& emit) {
   auto observer = vision::Observer::Load(request.setup);
   if (!observer) return engine::Result<int>::Error(observer.error());
   int n = 0;
@@ -25,7 +26,8 @@ engine::Result<int> ObserveImages(const ObserveRequest& request, const std::func
       if (ec) return engine::Result<int>::Error(dir.string() + ": cannot create the debug folder: " + ec.message());
       observer->SetDebugSink([dir](const std::string& name, const cv::Mat& img) { calibration::WriteImageFile((dir / (name + ".png")).string(), img); });
     }
-    emit(observer->ObserveFile(image, image));
+    const vision::Observation o = observer->ObserveFile(image, image);
+    emit(o, observer->last_reason());
     if (!request.debug_dir.empty()) {
       const vision::StageTimes& t = observer->last_times();
       std::ofstream(fs::path(request.debug_dir) / fs::path(image).stem() / "times.json")

@@ -20,8 +20,10 @@ struct ObserveRequest {
 };
 
 // Observes each image in order and hands each observation to `emit` as soon as it is made (one JSON line each on
-// the command line). Errors only for an unusable setup; a bad image is an observation with status bad_image.
-engine::Result<int> ObserveImages(const ObserveRequest& request, const std::function<void(const vision::Observation&)>& emit);
+// the command line), with the observer's reason for a status other than ok (bad_image: what is wrong with the file;
+// empty for ok). Errors only for an unusable setup; a bad image is an observation with status bad_image.
+engine::Result<int> ObserveImages(const ObserveRequest& request,
+                                  const std::function<void(const vision::Observation&, const std::string& reason)>& emit);
 
 // Runs the observer over a dataset folder (its truth.jsonl lists the images) and scores it.
 engine::Result<datasets::EvalReport> EvaluateWithObserver(const std::string& setup, const std::string& dataset_dir,

@@ -142,6 +142,7 @@ grep -q "Enrolled 36 crops of 36 token kinds" "$tmp/enroll.txt"; check "... repo
 python3 -c "import json,sys; d=json.loads(open(sys.argv[1]).readline()); assert d['status'] in ('ok','motion') and len(d['regions'])==23" "$tmp/obs.jsonl"; check "... one Observation line with every region" $?
 printf 'not an image' > "$tmp/bad.jpg"
 "$swref" observe --setup "$tmp/setup" "$tmp/bad.jpg" | grep -q '"status":"bad_image"'; check "observe reports a bad image, no crash" $?
+"$swref" observe --setup "$tmp/setup" "$tmp/bad.jpg" 2>&1 >/dev/null | grep -q "^swref: observe: .*bad.jpg: bad image: ."; check "... and says why on stderr" $?
 "$swref" dataset eval "$tmp/ds" --setup "$tmp/setup" > "$tmp/eval2.txt" 2> /dev/null; check "dataset eval runs the observer" $?
 grep -q "region error" "$tmp/eval2.txt"; check "... and scores it" $?
 "$swref" print tokens --out "$tmp/tokens.pdf" --sample > /dev/null; check "print tokens exits 0" $?
