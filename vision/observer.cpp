@@ -115,12 +115,27 @@ Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::
 Observation Observer::ObserveFile(const std::string& path, const std::string& name) {
   const auto start = Clock::now();
   // The header's size is checked before decoding: a small file cannot make the decoder allocate a huge picture.
-  auto frame = calibration::ReadImageFile(path, calibration::ImageRead::kUnchanged, kMaxImageSide);
-  const double decode = Ms(start, Clock::now());
-  if (!frame) {
-    reason_ = frame.error();
+  // With a calibrated camera, the frame must have the camera's size (or its transpose: a JPEG's EXIF orientation
+  // may turn it), so a frame of another size is refused from its header, before the decoder spends time and memory
+  // on it. Observe() checks the decoded size exactly.
+  auto bad = [&](std::string why) {
+    reason_ = std::move(why);
     return Empty(name, Status::kBadImage, map_->size());
+  };
+  auto bytes = engine::ReadFileBytes(path, calibration::kMaxImageFileBytes, "image");
+  if (!bytes) return bad(bytes.error());
+  if (!dist_.empty()) {
+    auto header = calibration::PeekImageHeader(*bytes, path);
+    if (!header) return bad(header.error());
+    const cv::Size s = header->size;
+    if (s != camera_size_ && cv::Size(s.height, s.width) != camera_size_) {
+      return bad("the frame is " + std::to_string(s.width) + "x" + std::to_string(s.height) + ", the camera was calibrated at " +
+                 std::to_string(camera_size_.width) + "x" + std::to_string(camera_size_.height));
+    }
   }
+  auto frame = calibration::DecodeImage(*bytes, calibration::ImageRead::kUnchanged, path, kMaxImageSide);
+  const double decode = Ms(start, Clock::now());
+  if (!frame) return bad(frame.error());
   Observation o = Observe(*frame, name);
   times_.decode = decode;
   return o;

@@ -4,9 +4,12 @@
 
 #include "calibration/image_codec.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
+
+#include <jpeglib.h>
 
 #include <opencv2/imgproc.hpp>
 
@@ -30,6 +33,33 @@ cv::Mat Picture(int width, int height, int type = CV_8UC3) {
 std::string CorpusFile(const std::string& name) {
   std::ifstream in(std::string(SWREF_SOURCE_DIR) + "/fuzz/corpus/image/" + name, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A JPEG with arithmetic coding (swref never writes one, a camera seldom does, libjpeg-turbo reads them), one scan
+// or progressive. Written with libjpeg directly: EncodeImage writes Huffman-coded baseline files only.
+std::string EncodeArithmetic(const cv::Mat& bgr, bool progressive) {
+  jpeg_compress_struct c{};
+  jpeg_error_mgr err{};
+  c.err = jpeg_std_error(&err);
+  jpeg_create_compress(&c);
+  unsigned char* out = nullptr;
+  unsigned long size = 0;
+  jpeg_mem_dest(&c, &out, &size);
+  c.image_width = static_cast<JDIMENSION>(bgr.cols), c.image_height = static_cast<JDIMENSION>(bgr.rows);
+  c.input_components = 3, c.in_color_space = JCS_EXT_BGR;
+  jpeg_set_defaults(&c);
+  c.arith_code = TRUE;
+  if (progressive) jpeg_simple_progression(&c);
+  jpeg_start_compress(&c, TRUE);
+  for (int y = 0; y < bgr.rows; ++y) {
+    JSAMPROW row = const_cast<unsigned char*>(bgr.ptr(y));
+    jpeg_write_scanlines(&c, &row, 1);
+  }
+  jpeg_finish_compress(&c);
+  jpeg_destroy_compress(&c);
+  std::string bytes(reinterpret_cast<char*>(out), size);
+  std::free(out);
+  return bytes;
 }
 
 double MaxDiff(const cv::Mat& a, const cv::Mat& b) { return cv::norm(a, b, cv::NORM_INF); }
@@ -70,6 +100,34 @@ TEST(DecodeImage, RefusesTruncatedFiles) {
   const std::string png = Encode(".png", Picture(64, 64));
   auto cut_png = DecodeImage(png.substr(0, png.size() / 2), ImageRead::kColor, "a.png");
   EXPECT_EQ(cut_png.error(), "a.png: not a readable image (a broken or truncated png: the file ends inside the picture (truncated))");
+}
+
+// The arithmetic decoder meets the end of the data without a warning and feeds zeros to the last row: a picture
+// whose data ends early is refused all the same, before it is decoded to its end (found by fuzzing: a 179-byte file
+// declaring 6208x7425 pixels took a second and 213 MB, docs/fuzzing.md).
+TEST(DecodeImage, RefusesAnArithmeticCodedPictureWhoseDataEndsEarly) {
+  const cv::Mat image = Picture(96, 128);
+  for (const bool progressive : {false, true}) {
+    const std::string jpeg = EncodeArithmetic(image, progressive);
+    auto whole = DecodeImage(jpeg, ImageRead::kColor, "a.jpg");
+    ASSERT_TRUE(whole.ok()) << whole.error();
+    EXPECT_EQ(whole->size(), image.size());
+    // Without its end marker the picture is whole, and read.
+    EXPECT_TRUE(DecodeImage(jpeg.substr(0, jpeg.size() - 2), ImageRead::kColor, "b.jpg").ok()) << progressive;
+    if (progressive) continue;  // a progressive file cut inside a later scan is whole, only less sharp
+    for (const size_t keep : {jpeg.size() / 3, jpeg.size() / 2}) {
+      auto cut = DecodeImage(jpeg.substr(0, keep), ImageRead::kColor, "c.jpg");
+      ASSERT_FALSE(cut.ok()) << keep;
+      EXPECT_NE(cut.error().find("c.jpg: not a readable image (a broken or truncated jpeg: the picture data ends near row "), std::string::npos) << cut.error();
+    }
+  }
+  // Its first scan cut short, a progressive picture is refused too.
+  const std::string progressive = EncodeArithmetic(Picture(512, 512), true);
+  const size_t second_scan = progressive.find("\xFF\xDA", progressive.find("\xFF\xDA") + 2);
+  ASSERT_NE(second_scan, std::string::npos);
+  EXPECT_FALSE(DecodeImage(progressive.substr(0, second_scan / 2), ImageRead::kColor, "d.jpg").ok());
+  EXPECT_EQ(DecodeImage(CorpusFile("slow-arith-data-ends-6208x7425.jpg"), ImageRead::kColor, "e.jpg").error(),
+            "e.jpg: not a readable image (a broken or truncated jpeg: the picture data ends near row 16 of 7425)");
 }
 
 // PNG is lossless in every layout; JPEG close.
