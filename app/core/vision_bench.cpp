@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -45,33 +46,47 @@ long HighWaterKb(pid_t pid) {
 // Runs `argv` with its output thrown away; its peak resident memory in MB (0 when it could not run or failed).
 // Not wait4's ru_maxrss: Linux folds the forking process's own peak into the child's at exec, so a child of this
 // (large) bench process would report at least the bench's size. The child's own high-water mark is read from /proc
-// every 5 ms instead; it only rises, so the last reading before the exit holds the peak (save a rise in the last
-// 5 ms, while the program is tearing down).
+// every 5 ms instead, from the moment its program has replaced the fork; it only rises, so the last reading before
+// the exit holds the peak (save a rise in the last 5 ms, while the program is tearing down).
+// The moment of the exec is known from a pipe closed on exec: until then /proc shows the fork, with the bench's
+// own high-water mark (when the bench and the program are the same executable, as `swref bench` running
+// `swref observe`, the fork's /proc/PID/exe already names it: that test read the bench's 247 MB as the child's).
 double ChildPeakMb(const std::vector<std::string>& argv) {
+  int exec_pipe[2];
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) return 0;
   const pid_t pid = fork();
-  if (pid < 0) return 0;
+  if (pid < 0) {
+    close(exec_pipe[0]), close(exec_pipe[1]);
+    return 0;
+  }
   if (pid == 0) {
+    close(exec_pipe[0]);
     const int null = open("/dev/null", O_WRONLY);
     if (null >= 0) dup2(null, 1), dup2(null, 2);
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     execv(args[0], args.data());
+    const char failed = 1;
+    (void)!write(exec_pipe[1], &failed, 1);
     _exit(127);
   }
-  // Until the exec, /proc shows the fork of this process: its readings start after the child's own program runs.
-  std::error_code ec;
-  const std::string exe = fs::canonical(argv[0], ec).string();
+  close(exec_pipe[1]);
+  char byte = 0;
+  ssize_t got;
+  while ((got = read(exec_pipe[0], &byte, 1)) < 0 && errno == EINTR) {
+  }
+  close(exec_pipe[0]);
   long peak_kb = 0;
   int status = 0;
   for (;;) {
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
     if (done < 0) return 0;
-    if (fs::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec).string() == exe) peak_kb = std::max(peak_kb, HighWaterKb(pid));
+    if (got == 0) peak_kb = std::max(peak_kb, HighWaterKb(pid));  // 0: end of file, the exec closed the pipe
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return 0;
+  if (got != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 0;
   return peak_kb / 1024.0;
 }
 

@@ -6,7 +6,7 @@
 //     still), and of a frame whose board must be found first (registration included);
 //   - each as a ratio to a plain 1080p BGR -> Lab conversion (cv::cvtColor) timed in the same run, so that figures
 //     from different machines compare;
-//   - the peak memory of `swref observe` over the same photos, a child process measured by the kernel (wait4).
+//   - the peak memory of `swref observe` over the same photos: the child process's own high-water mark (VmHWM).
 #pragma once
 
 #include <cstdint>
