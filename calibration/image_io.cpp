@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "calibration/image_codec.h"
 #include "engine/json_input.h"
 
@@ -112,10 +114,18 @@ engine::Result<bool> WriteImageFile(const std::string& path, const cv::Mat& imag
   using B = engine::Result<bool>;
   auto bytes = EncodeImage(std::filesystem::path(path).extension().string(), image, jpeg_quality);
   if (!bytes) return B::Error(path + ": " + bytes.error());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  // Written beside the file and renamed over it: a crash or a full disk leaves the old file or none, never a
+  // picture cut short that a later read would refuse (a setup's reference photo, a dataset's frames).
+  const std::string temp = path + ".tmp." + std::to_string(::getpid());
+  std::ofstream out(temp, std::ios::binary | std::ios::trunc);
   out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
   out.close();
-  if (!out) return B::Error(path + ": cannot write");
+  std::error_code ec;
+  if (out) std::filesystem::rename(temp, path, ec);
+  if (!out || ec) {
+    std::filesystem::remove(temp, ec);
+    return B::Error(path + ": cannot write");
+  }
   return true;
 }
 

@@ -494,7 +494,10 @@ cv::Mat RenderFrame(const World& world, const CameraShot& shot) {
   if (shot.sensor.jpeg_quality > 0) {
     auto bytes = calibration::EncodeImage(".jpg", frame, std::clamp(shot.sensor.jpeg_quality, 1, 100));
     auto decoded = bytes ? calibration::DecodeImage(*bytes, calibration::ImageRead::kColor, "the camera's JPEG") : engine::Result<cv::Mat>::Error(bytes.error());
-    if (decoded) frame = *decoded;
+    // An 8-bit BGR frame always encodes and decodes; if it did not (out of memory), the photo would lack the
+    // sensor's JPEG while its truth says it has one: an error, as the checks above are, never a quiet other photo.
+    if (!decoded) CV_Error(cv::Error::StsError, "RenderFrame: the sensor's JPEG round trip failed: " + decoded.error());
+    frame = *decoded;
   }
   return frame;
 }

@@ -18,20 +18,32 @@ engine::Result<int> ObserveImages(const ObserveRequest& request,
   auto observer = vision::Observer::Load(request.setup);
   if (!observer) return engine::Result<int>::Error(observer.error());
   int n = 0;
+  // The first debug file that could not be written (disk full, a folder taken away): the run stops with it, after
+  // the frame's observation was given out.
+  std::string debug_error;
+  auto write_json = [&debug_error](const fs::path& file, const std::string& text) {
+    std::ofstream out(file);
+    out << text << "\n";
+    out.close();
+    if (!out && debug_error.empty()) debug_error = file.string() + ": cannot write";
+  };
   for (const std::string& image : request.images) {
     if (!request.debug_dir.empty()) {
       const fs::path dir = fs::path(request.debug_dir) / fs::path(image).stem();
       std::error_code ec;
       fs::create_directories(dir, ec);
       if (ec) return engine::Result<int>::Error(dir.string() + ": cannot create the debug folder: " + ec.message());
-      observer->SetDebugSink([dir](const std::string& name, const cv::Mat& img) { calibration::WriteImageFile((dir / (name + ".png")).string(), img); });
+      observer->SetDebugSink([dir, &debug_error](const std::string& name, const cv::Mat& img) {
+        auto written = calibration::WriteImageFile((dir / (name + ".png")).string(), img);
+        if (!written && debug_error.empty()) debug_error = written.error();
+      });
     }
     const vision::Observation o = observer->ObserveFile(image, image);
     emit(o, observer->last_reason());
     if (!request.debug_dir.empty()) {
       const vision::StageTimes& t = observer->last_times();
-      std::ofstream(fs::path(request.debug_dir) / fs::path(image).stem() / "times.json")
-          << nlohmann::json({{"decode", t.decode},
+      write_json(fs::path(request.debug_dir) / fs::path(image).stem() / "times.json",
+                 nlohmann::json({{"decode", t.decode},
                              {"register", t.register_},
                              {"rectify", t.rectify},
                              {"foreground", t.foreground},
@@ -40,8 +52,7 @@ engine::Result<int> ObserveImages(const ObserveRequest& request,
                              {"count", t.count},
                              {"total", t.total},
                              {"reason", observer->last_reason()}})
-                 .dump(1)
-          << "\n";
+                     .dump(1));
       // What the observer made of each token: for finding out why a region was read as it was.
       nlohmann::ordered_json inst = nlohmann::ordered_json::array();
       for (const vision::Instance& i : observer->last_instances()) {
@@ -60,7 +71,8 @@ engine::Result<int> ObserveImages(const ObserveRequest& request,
                         {"wall_mm", std::round(i.wall_mm * 10) / 10},
                         {"wall_expected_mm", std::round(i.wall_expected_mm * 10) / 10}});
       }
-      std::ofstream(fs::path(request.debug_dir) / fs::path(image).stem() / "instances.json") << inst.dump(1) << "\n";
+      write_json(fs::path(request.debug_dir) / fs::path(image).stem() / "instances.json", inst.dump(1));
+      if (!debug_error.empty()) return engine::Result<int>::Error("--debug-dir: " + debug_error);
     }
     ++n;
   }

@@ -143,6 +143,12 @@ python3 -c "import json,sys; d=json.loads(open(sys.argv[1]).readline()); assert 
 printf 'not an image' > "$tmp/bad.jpg"
 "$swref" observe --setup "$tmp/setup" "$tmp/bad.jpg" | grep -q '"status":"bad_image"'; check "observe reports a bad image, no crash" $?
 "$swref" observe --setup "$tmp/setup" "$tmp/bad.jpg" 2>&1 >/dev/null | grep -q "^swref: observe: .*bad.jpg: bad image: ."; check "... and says why on stderr" $?
+"$swref" observe --setup "$tmp/setup" --debug-dir "$tmp/dbg" "$tmp/ds/images/s00000.jpg" > /dev/null && test -s "$tmp/dbg/s00000/times.json" && test -s "$tmp/dbg/s00000/1-rectified.png"
+check "observe --debug-dir writes each stage's picture and times" $?
+mkdir -p "$tmp/dbg2/s00000/times.json"  # a folder where the file should go: the write fails
+"$swref" observe --setup "$tmp/setup" --debug-dir "$tmp/dbg2" "$tmp/ds/images/s00000.jpg" > "$tmp/obs2.jsonl" 2> "$tmp/err.txt"
+test $? -ne 0 && grep -q "times.json: cannot write" "$tmp/err.txt" && test -s "$tmp/obs2.jsonl"
+check "... a debug file it cannot write stops it with the file named, the observation already given out" $?
 "$swref" dataset eval "$tmp/ds" --setup "$tmp/setup" > "$tmp/eval2.txt" 2> /dev/null; check "dataset eval runs the observer" $?
 grep -q "region error" "$tmp/eval2.txt"; check "... and scores it" $?
 "$swref" print tokens --out "$tmp/tokens.pdf" --sample > /dev/null; check "print tokens exits 0" $?

@@ -261,6 +261,15 @@ TEST(WriteImageFile, ChoosesTheFormatByTheExtensionAndNamesTheFileInErrors) {
   EXPECT_EQ(WriteImageFile((dir / "no-such" / "e.png").string(), image).error(), (dir / "no-such" / "e.png").string() + ": cannot write");
   EXPECT_FALSE(WriteImageFile((dir / "f.png").string(), cv::Mat()).ok());
   EXPECT_FALSE(LooksLikeImage((dir / "missing.png").string()));
+  // Written beside and renamed over: a picture that cannot be written leaves the old one whole, and no temporary.
+  const fs::path taken = dir / ("a.png.tmp." + std::to_string(::getpid()));
+  fs::create_directories(taken);  // a folder where the temporary file should go
+  EXPECT_EQ(WriteImageFile((dir / "a.png").string(), Picture(4, 4)).error(), (dir / "a.png").string() + ": cannot write");
+  EXPECT_EQ(ReadImageFile((dir / "a.png").string())->size(), image.size());
+  fs::remove(taken);
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
+  EXPECT_EQ(files, 3);  // a.png, b.JPG, c.jpeg
   fs::remove_all(dir);
 }
 
