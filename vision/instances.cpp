@@ -194,6 +194,9 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   cv::Mat explained = cv::Mat::zeros(fg.mask.size(), CV_8U);
   const cv::Mat& blocked = explained;
   std::vector<Instance> out;
+  // A candidate's footprint is painted here and wiped after (a board-sized canvas per candidate cost a memset of
+  // the whole board each time).
+  cv::Mat mine = cv::Mat::zeros(explained.size(), CV_8U);
   auto consider = [&](Candidate c) {
     for (const Instance& i : out) {
       if (cv::norm(cv::Point2d((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm) - i.centre_mm) < 6.0) return false;
@@ -211,8 +214,11 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     const int half = t->footprint.cols;
     const cv::Rect box = cv::Rect(cvRound(c.centre_px.x) - half, cvRound(c.centre_px.y) - half, 2 * half + 1, 2 * half + 1) &
                          cv::Rect(0, 0, explained.cols, explained.rows);
-    cv::Mat mine = cv::Mat::zeros(explained.size(), CV_8U);
-    PaintFootprint(*t, centre_mm, c.match.rotation_rad, mine);
+    const cv::Rect painted = PaintFootprint(*t, centre_mm, c.match.rotation_rad, mine);
+    struct Wipe {
+      cv::Mat area;
+      ~Wipe() { area.setTo(0); }
+    } wipe{mine(painted)};
     // ... and must not lie mostly under tokens already taken (the foreground alone would leave out a grey token
     // on grey ground, which differs from the board only at its symbol; the test against the board above keeps
     // phantoms out).
