@@ -9,13 +9,6 @@
 
 #include <opencv2/core.hpp>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SWREF_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SWREF_ASAN 1
-#endif
-#endif
 #if defined(SWREF_ASAN)
 #include <sanitizer/asan_interface.h>
 #endif

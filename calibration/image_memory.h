@@ -21,6 +21,16 @@
 
 #include <cstddef>
 
+// SWREF_ASAN is defined in a build with AddressSanitizer (GCC says so with __SANITIZE_ADDRESS__, clang with
+// __has_feature): the pool below is installed there, and its tests check the poisoning there.
+#if defined(__SANITIZE_ADDRESS__)
+#define SWREF_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SWREF_ASAN 1
+#endif
+#endif
+
 namespace swref::calibration {
 
 void KeepFreedImageMemory();

@@ -6,9 +6,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(SWREF_ASAN)
 #include <sanitizer/asan_interface.h>
-#define SWREF_TEST_ASAN 1
 #endif
 
 namespace swref::calibration {
@@ -67,7 +66,7 @@ TEST(ImagePool, HoldsNoMoreThanItsLimit) {
   InstallImagePool(kLimit);
 }
 
-#if defined(SWREF_TEST_ASAN)
+#if defined(SWREF_ASAN)
 TEST(ImagePool, AKeptBufferIsPoisonedUntilItIsHandedOutAgain) {
   InstallImagePool(kLimit);
   const uchar* data = nullptr;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/engine/error_of.h"
+
 #include <nlohmann/json.hpp>
 
 namespace swref::engine {
@@ -68,39 +70,34 @@ TEST(ParseMap, Nominal) {
   EXPECT_FALSE((*map)->regions[0].coastal);
 }
 
-std::string MapErrorOf(const json& doc) {
-  auto map = ParseMap(doc, "m.json");
-  return map.ok() ? "" : map.error();
-}
-
 TEST(ParseMap, RejectsANameThatIsNotAString) {  // found by fuzz_map: it threw json::type_error
   json doc = SmallMap();
   doc["name"] = 444444444444444;
-  EXPECT_EQ(MapErrorOf(doc), "m.json: name: expected a string");
+  EXPECT_EQ(test::ErrorOf(ParseMap(doc, "m.json")), "m.json: name: expected a string");
 }
 
 TEST(ParseMap, RejectsDuplicateId) {
   json doc = SmallMap();
   doc["regions"][1]["id"] = 0;
-  EXPECT_EQ(MapErrorOf(doc), "m.json: regions[1].id: 0 is used twice");
+  EXPECT_EQ(test::ErrorOf(ParseMap(doc, "m.json")), "m.json: regions[1].id: 0 is used twice");
 }
 
 TEST(ParseMap, RejectsUnknownTerrain) {
   json doc = SmallMap();
   doc["regions"][2]["terrain"] = "desert";
-  EXPECT_NE(MapErrorOf(doc).find("regions[2].terrain: unknown terrain \"desert\""), std::string::npos);
+  EXPECT_NE(test::ErrorOf(ParseMap(doc, "m.json")).find("regions[2].terrain: unknown terrain \"desert\""), std::string::npos);
 }
 
 TEST(ParseMap, RejectsEdgeToUnknownRegion) {
   json doc = SmallMap();
   doc["adjacency"].push_back({1, 9});
-  EXPECT_EQ(MapErrorOf(doc), "m.json: adjacency[4]: 9 is not a region id");
+  EXPECT_EQ(test::ErrorOf(ParseMap(doc, "m.json")), "m.json: adjacency[4]: 9 is not a region id");
 }
 
 TEST(ParseMap, RejectsDuplicateEdge) {
   json doc = SmallMap();
   doc["adjacency"].push_back({1, 0});
-  EXPECT_NE(MapErrorOf(doc).find("listed twice"), std::string::npos);
+  EXPECT_NE(test::ErrorOf(ParseMap(doc, "m.json")).find("listed twice"), std::string::npos);
 }
 
 TEST(ParseMap, RejectsAsymmetricLists) {
@@ -110,13 +107,13 @@ TEST(ParseMap, RejectsAsymmetricLists) {
   doc["regions"][1]["adjacent"] = {0, 2};
   doc["regions"][2]["adjacent"] = {1, 3};  // forgets 0
   doc["regions"][3]["adjacent"] = {2};
-  EXPECT_EQ(MapErrorOf(doc), "m.json: regions[0].adjacent lists 2 but regions[2].adjacent does not list 0");
+  EXPECT_EQ(test::ErrorOf(ParseMap(doc, "m.json")), "m.json: regions[0].adjacent lists 2 but regions[2].adjacent does not list 0");
 }
 
 TEST(ParseMap, RejectsDisconnected) {
   json doc = SmallMap();
   doc["adjacency"] = {{0, 1}, {0, 2}, {1, 2}};
-  EXPECT_EQ(MapErrorOf(doc), "m.json: the map is not connected: regions 3 cannot be reached from region 0");
+  EXPECT_EQ(test::ErrorOf(ParseMap(doc, "m.json")), "m.json: the map is not connected: regions 3 cannot be reached from region 0");
 }
 
 TEST(ParseMap, RejectsNonPlanar) {
@@ -125,26 +122,26 @@ TEST(ParseMap, RejectsNonPlanar) {
   for (int i = 0; i < 5; ++i) doc["regions"].push_back({{"id", i}, {"terrain", "hill"}, {"border", true}});
   for (int a = 0; a < 5; ++a)
     for (int b = a + 1; b < 5; ++b) doc["adjacency"].push_back({a, b});
-  EXPECT_NE(MapErrorOf(doc).find("not a planar graph"), std::string::npos);
+  EXPECT_NE(test::ErrorOf(ParseMap(doc, "m.json")).find("not a planar graph"), std::string::npos);
 }
 
 TEST(ParseMap, RejectsWrongDerivedFlag) {
   json doc = SmallMap();
   doc["regions"][0]["edge_entry"] = false;
-  EXPECT_NE(MapErrorOf(doc).find("regions[0].edge_entry: should be true"), std::string::npos);
+  EXPECT_NE(test::ErrorOf(ParseMap(doc, "m.json")).find("regions[0].edge_entry: should be true"), std::string::npos);
 }
 
 TEST(ParseMap, RejectsMissingBorderAndBadTypes) {
   json doc = SmallMap();
   doc["regions"][0].erase("border");
-  EXPECT_NE(MapErrorOf(doc).find("regions[0].border: missing"), std::string::npos);
+  EXPECT_NE(test::ErrorOf(ParseMap(doc, "m.json")).find("regions[0].border: missing"), std::string::npos);
   doc = SmallMap();
   doc["regions"][0]["cavern"] = "yes";
-  EXPECT_NE(MapErrorOf(doc).find("regions[0].cavern: expected true or false"), std::string::npos);
+  EXPECT_NE(test::ErrorOf(ParseMap(doc, "m.json")).find("regions[0].cavern: expected true or false"), std::string::npos);
   doc = SmallMap();
   doc["players"] = 7;
-  EXPECT_NE(MapErrorOf(doc).find("players"), std::string::npos);
-  EXPECT_NE(MapErrorOf(json::array()).find("expected a JSON object"), std::string::npos);
+  EXPECT_NE(test::ErrorOf(ParseMap(doc, "m.json")).find("players"), std::string::npos);
+  EXPECT_NE(test::ErrorOf(ParseMap(json::array(), "m.json")).find("expected a JSON object"), std::string::npos);
 }
 
 TEST(LoadMap, ReadsAFileAndNamesMissingOnes) {

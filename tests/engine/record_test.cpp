@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/engine/error_of.h"
+
 namespace swref::engine {
 namespace {
 
@@ -17,11 +19,6 @@ json Minimal() {
                 {"player": "Ann", "do": "conquer", "region": 5, "with": "ghouls", "tokens": 4},
                 {"player": "Ann", "do": "end_turn", "decline": true}, {"player": "Ann", "do": "decline"},
                 {"player": "Ann", "do": "abandon", "region": 2}]})");
-}
-
-std::string RecordErrorOf(const json& doc) {
-  auto r = ParseRecord(doc);
-  return r.ok() ? "" : r.error();
 }
 
 TEST(ParseRecord, Nominal) {
@@ -85,15 +82,15 @@ TEST(ParseRecord, RejectsXNamingTheField) {
   for (const Case& c : cases) {
     json doc = Minimal();
     doc[json::json_pointer(c.pointer)] = c.value;
-    EXPECT_EQ(RecordErrorOf(doc), c.error) << c.pointer;
+    EXPECT_EQ(test::ErrorOf(ParseRecord(doc)), c.error) << c.pointer;
   }
   json doc = Minimal();
   doc["actions"][1].erase("region");
-  EXPECT_EQ(RecordErrorOf(doc), "record.actions[1].region: missing");
+  EXPECT_EQ(test::ErrorOf(ParseRecord(doc)), "record.actions[1].region: missing");
   doc = Minimal();
   doc["actions"][2]["with"] = "dragon";
-  EXPECT_EQ(RecordErrorOf(doc), "record.actions[2].die: no die is rolled for a conquest with the dragon");
-  EXPECT_EQ(RecordErrorOf(json::array()), "record: expected a JSON object");
+  EXPECT_EQ(test::ErrorOf(ParseRecord(doc)), "record.actions[2].die: no die is rolled for a conquest with the dragon");
+  EXPECT_EQ(test::ErrorOf(ParseRecord(json::array())), "record: expected a JSON object");
 }
 
 // The documented limit on a record's actions (docs/architecture.md, Limits); its file size: json_input_test.cpp.

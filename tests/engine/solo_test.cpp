@@ -3,6 +3,8 @@
 // action leaves the game unchanged and every listed legal action is accepted.
 #include <gtest/gtest.h>
 
+#include "tests/engine/error_of.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -29,16 +31,10 @@ json MinimalSolo() {
                 {"player": "Ann", "do": "end_turn", "decline": true}]})");
 }
 
-std::string SoloRecordErrorOf(const json& doc) {
-  auto r = ParseRecord(doc);
-  return r.ok() ? "" : r.error();
-}
-
 std::string StartErrorOf(const json& doc) {
   auto r = ParseRecord(doc);
   if (!r.ok()) return "parse: " + r.error();
-  auto g = StartGame(*r, ".");
-  return g.ok() ? "" : g.error();
+  return test::ErrorOf(StartGame(*r, "."));
 }
 
 TEST(SoloRecord, Nominal) {
@@ -98,23 +94,23 @@ TEST(SoloRecord, RejectsXNamingTheField) {
   for (const Case& c : cases) {
     json doc = MinimalSolo();
     doc[json::json_pointer(c.pointer)] = c.value;
-    EXPECT_EQ(SoloRecordErrorOf(doc), c.error) << c.pointer;
+    EXPECT_EQ(test::ErrorOf(ParseRecord(doc)), c.error) << c.pointer;
   }
   json doc = MinimalSolo();
   doc["actions"][2]["move"].erase("tokens");
-  EXPECT_EQ(SoloRecordErrorOf(doc), "record.actions[2].move.tokens: missing");
+  EXPECT_EQ(test::ErrorOf(ParseRecord(doc)), "record.actions[2].move.tokens: missing");
   doc = MinimalSolo();
   doc["actions"][3].erase("regions");
-  EXPECT_EQ(SoloRecordErrorOf(doc), "record.actions[3].regions: missing");
+  EXPECT_EQ(test::ErrorOf(ParseRecord(doc)), "record.actions[3].regions: missing");
 }
 
 // The solo fields stay unknown in a standard record, as they were before SoloPlay existed.
 TEST(SoloRecord, StandardRecordsKeepTheirErrors) {
   json doc = json::parse(R"({"format": "smallworld-record/1", "map": "2p", "players": ["Ann", "Bob"],
     "actions": [{"player": "Ann", "do": "conquer", "region": 3, "from": {"4": 1}}]})");
-  EXPECT_EQ(SoloRecordErrorOf(doc), "record.actions[0]: unknown field \"from\" for \"conquer\"");
+  EXPECT_EQ(test::ErrorOf(ParseRecord(doc)), "record.actions[0]: unknown field \"from\" for \"conquer\"");
   doc["actions"][0] = {{"player", "Ann"}, {"do", "erode"}, {"race", "orcs"}, {"regions", json::array()}};
-  EXPECT_EQ(SoloRecordErrorOf(doc), "record.actions[0].do: \"erode\" exists only in a solo record (\"variant\": \"solo\")");
+  EXPECT_EQ(test::ErrorOf(ParseRecord(doc)), "record.actions[0].do: \"erode\" exists only in a solo record (\"variant\": \"solo\")");
   doc["actions"] = json::array();
   doc["solo"] = {{"coins", 99}};  // an unknown top-level field of a standard record is kept, not read
   auto r = ParseRecord(doc);
