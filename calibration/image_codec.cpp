@@ -32,6 +32,7 @@ struct JpegError {
   jpeg_error_mgr mgr;
   std::jmp_buf jump;
   char text[JMSG_LENGTH_MAX];
+  int ran_out_at = -1;  // the row of blocks being read when the file ended before its end marker (JWRN_JPEG_EOF)
 };
 
 [[noreturn]] void JpegFail(j_common_ptr c) {
@@ -46,14 +47,20 @@ struct JpegError {
 // then warns of the early end, but needs no bit that is missing).
 void JpegNote(j_common_ptr c, int level) {
   if (level < 0 && c->err->msg_code == JWRN_HIT_MARKER) JpegFail(c);
+  auto* e = reinterpret_cast<JpegError*>(c->err);
+  if (level < 0 && c->err->msg_code == JWRN_JPEG_EOF && c->is_decompressor && e->ran_out_at < 0) {
+    e->ran_out_at = static_cast<int>(reinterpret_cast<j_decompress_ptr>(c)->input_iMCU_row);
+  }
 }
 
 // Called before each step of the decode. Two checks: the number of scans, and picture data missing. The second
-// covers what JpegNote cannot see: the arithmetic decoder meets the end of the file without a warning and feeds
-// zeros to the last row, so a 179-byte file declaring 6208x7425 pixels cost a second and 213 MB (found by fuzzing,
-// docs/fuzzing.md). When the entropy decoder has met the end marker (the file's own or the one libjpeg puts at the
-// end of the data) with more than two rows of blocks of the scan still to read, the picture is cut short. Two rows:
-// a whole file can reach its end marker while the decoder reads ahead into the last row.
+// covers what JpegNote cannot see: the arithmetic decoder meets the end of the data without a warning and feeds
+// zeros to the last row, so a file cut short decoded as a picture with a blank lower part, and a 179-byte one
+// declaring 2112x7425 pixels cost most of a second (found by fuzzing, docs/fuzzing.md). When the file ran out
+// before its end marker while a scan still had more than its last row of blocks to read, the picture is cut short.
+// Only a file that ran out: a whole arithmetic-coded file may end its data early with its own end marker (the coder
+// drops its final zero bytes, and a flat band costs it almost nothing). A whole file without its end marker runs
+// out in its last row, or after its last scan.
 void JpegProgress(j_common_ptr c) {
   auto* d = reinterpret_cast<j_decompress_ptr>(c);
   auto* e = reinterpret_cast<JpegError*>(c->err);
@@ -61,8 +68,8 @@ void JpegProgress(j_common_ptr c) {
     std::snprintf(e->text, sizeof e->text, "more than %d progressive scans", kMaxJpegScans);
     std::longjmp(e->jump, 1);
   }
-  if (d->unread_marker == JPEG_EOI && d->input_iMCU_row + 2 < d->total_iMCU_rows) {
-    std::snprintf(e->text, sizeof e->text, "the picture data ends near row %u of %u", d->input_iMCU_row * d->max_v_samp_factor * DCTSIZE, d->image_height);
+  if (e->ran_out_at >= 0 && static_cast<JDIMENSION>(e->ran_out_at) + 1 < d->total_iMCU_rows) {
+    std::snprintf(e->text, sizeof e->text, "the file ends in the picture data, at row %u of %u", e->ran_out_at * d->max_v_samp_factor * DCTSIZE, d->image_height);
     std::longjmp(e->jump, 1);
   }
 }

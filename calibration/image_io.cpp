@@ -114,8 +114,9 @@ engine::Result<bool> WriteImageFile(const std::string& path, const cv::Mat& imag
   using B = engine::Result<bool>;
   auto bytes = EncodeImage(std::filesystem::path(path).extension().string(), image, jpeg_quality);
   if (!bytes) return B::Error(path + ": " + bytes.error());
-  // Written beside the file and renamed over it: a crash or a full disk leaves the old file or none, never a
-  // picture cut short that a later read would refuse (a setup's reference photo, a dataset's frames).
+  // Written beside the file and renamed over it: the program crashing or the disk filling up leaves the old file
+  // or none, never a picture cut short that a later read would refuse (a setup's reference photo, a dataset's
+  // frames). Not flushed to the disk (a power cut may still lose it), and a killed program leaves its NAME.tmp.PID.
   const std::string temp = path + ".tmp." + std::to_string(::getpid());
   std::ofstream out(temp, std::ios::binary | std::ios::trunc);
   out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));

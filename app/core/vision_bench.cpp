@@ -52,6 +52,9 @@ long HighWaterKb(pid_t pid) {
 // own high-water mark (when the bench and the program are the same executable, as `swref bench` running
 // `swref observe`, the fork's /proc/PID/exe already names it: that test read the bench's 247 MB as the child's).
 double ChildPeakMb(const std::vector<std::string>& argv) {
+  std::vector<char*> args;  // made before the fork: the child of a threaded process should not allocate
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
   int exec_pipe[2];
   if (pipe2(exec_pipe, O_CLOEXEC) != 0) return 0;
   const pid_t pid = fork();
@@ -62,10 +65,7 @@ double ChildPeakMb(const std::vector<std::string>& argv) {
   if (pid == 0) {
     close(exec_pipe[0]);
     const int null = open("/dev/null", O_WRONLY);
-    if (null >= 0) dup2(null, 1), dup2(null, 2);
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
+    if (null >= 0) dup2(null, 1), dup2(null, 2), close(null);
     execv(args[0], args.data());
     const char failed = 1;
     (void)!write(exec_pipe[1], &failed, 1);
