@@ -112,6 +112,11 @@ Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::
   if (!setup_.layout.markers) features_ = std::make_shared<calibration::FeatureRegistration>(reference, setup_.pose.image_from_board);
 }
 
+std::string Observer::NotTheCameraSize(cv::Size frame) const {
+  return "the frame is " + std::to_string(frame.width) + "x" + std::to_string(frame.height) + ", the camera was calibrated at " +
+         std::to_string(camera_size_.width) + "x" + std::to_string(camera_size_.height);
+}
+
 Observation Observer::ObserveFile(const std::string& path, const std::string& name) {
   const auto start = Clock::now();
   // The header's size is checked before decoding: a small file cannot make the decoder allocate a huge picture.
@@ -129,8 +134,7 @@ Observation Observer::ObserveFile(const std::string& path, const std::string& na
     if (!header) return bad(header.error());
     const cv::Size s = header->size;
     if (s != camera_size_ && cv::Size(s.height, s.width) != camera_size_) {
-      return bad("the frame is " + std::to_string(s.width) + "x" + std::to_string(s.height) + ", the camera was calibrated at " +
-                 std::to_string(camera_size_.width) + "x" + std::to_string(camera_size_.height));
+      return bad(NotTheCameraSize(s));
     }
   }
   auto frame = calibration::DecodeImage(*bytes, calibration::ImageRead::kUnchanged, path, kMaxImageSide);
@@ -163,8 +167,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
     return Empty(name, Status::kBadImage, regions);
   }
   if (!dist_.empty() && frame.size() != camera_size_) {
-    reason_ = "the frame is " + std::to_string(frame.cols) + "x" + std::to_string(frame.rows) + ", the camera was calibrated at " +
-              std::to_string(camera_size_.width) + "x" + std::to_string(camera_size_.height);
+    reason_ = NotTheCameraSize(frame.size());
     return Empty(name, Status::kBadImage, regions);
   }
 

@@ -146,6 +146,7 @@ class Observer {
   std::shared_ptr<const calibration::FeatureRegistration> features_;  // boards without markers
   DebugSink debug_;
   cv::Matx33d K_ = cv::Matx33d::eye();
+  std::string NotTheCameraSize(cv::Size frame) const;  // the reason a frame of another size is refused
   std::vector<double> dist_;         // empty without a calibrated camera
   cv::Size camera_size_;
   FramePose frame_pose_;
