@@ -306,21 +306,25 @@ cv::Mat RectifyBoard(const cv::Mat& image, const cv::Matx33d& image_from_board, 
 
 std::vector<std::string> FindOverlaps(const Layout& layout, double tolerance_mm2) {
   constexpr double kPpm = 2.0;
-  const cv::Size size(cvRound(layout.board_mm.width * kPpm), cvRound(layout.board_mm.height * kPpm));
+  constexpr int kShrink = 2;  // pixels: touching borders are not overlaps
+  const cv::Rect board(0, 0, cvRound(layout.board_mm.width * kPpm), cvRound(layout.board_mm.height * kPpm));
   // Each pixel remembers the first region that covers it; a later region covering it adds to that pair's area.
-  cv::Mat first(size, CV_16S, cv::Scalar(-1));
+  cv::Mat first(board.size(), CV_16S, cv::Scalar(-1));
   std::map<std::pair<int, int>, int> shared_px;
   for (size_t r = 0; r < layout.regions.size(); ++r) {
-    cv::Mat m(size, CV_8U, cv::Scalar(0));
     std::vector<cv::Point> q;
     for (const auto& p : layout.regions[r]) q.emplace_back(cvRound(p.x * kPpm), cvRound(p.y * kPpm));
-    cv::fillPoly(m, std::vector<std::vector<cv::Point>>{q}, cv::Scalar(1));
-    // Shrink by a pixel: touching borders are not overlaps.
-    cv::erode(m, m, cv::Mat(), cv::Point(-1, -1), 2);
-    for (int y = 0; y < size.height; ++y) {
+    // Only the region's bounding box, with room for the shrinking: the same pixels as a board-sized mask, since the
+    // box's margin is empty and the board's edge is the mask's edge either way.
+    const cv::Rect box = (cv::boundingRect(q) + cv::Size(2 * kShrink, 2 * kShrink) - cv::Point(kShrink, kShrink)) & board;
+    if (box.empty()) continue;
+    cv::Mat m(box.size(), CV_8U, cv::Scalar(0));
+    cv::fillPoly(m, std::vector<std::vector<cv::Point>>{q}, cv::Scalar(1), cv::LINE_8, 0, -box.tl());
+    cv::erode(m, m, cv::Mat(), cv::Point(-1, -1), kShrink);
+    for (int y = 0; y < box.height; ++y) {
       const uchar* in = m.ptr<uchar>(y);
-      int16_t* owner = first.ptr<int16_t>(y);
-      for (int x = 0; x < size.width; ++x) {
+      int16_t* owner = first.ptr<int16_t>(box.y + y) + box.x;
+      for (int x = 0; x < box.width; ++x) {
         if (!in[x]) continue;
         if (owner[x] < 0) owner[x] = static_cast<int16_t>(r);
         else ++shared_px[{owner[x], static_cast<int>(r)}];

@@ -205,6 +205,22 @@ TEST(FindOverlaps, NamesOverlappingRegions) {
   EXPECT_NE(o[0].find("regions 2 and 3 overlap by"), std::string::npos) << o[0];
 }
 
+// Overlaps are counted in 2 px/mm pixels after shrinking each region by 2 px, except along the board's edge: two
+// 20 mm squares offset by 10 mm, one in the board's corner, share 17 x 17 px = 72 mm2; squares that only touch share
+// nothing (1 and 2); a region partly off the board is measured on the board, unshrunk along its edge.
+TEST(FindOverlaps, MeasuresTheSharedAreaUpToTheBoardEdge) {
+  Layout l;
+  l.board_mm = {100, 80};
+  auto square = [](double x, double y, double side) {
+    return std::vector<cv::Point2d>{{x, y}, {x + side, y}, {x + side, y + side}, {x, y + side}};
+  };
+  l.regions = {square(0, 0, 20), square(10, 10, 20), square(30, 10, 20), square(90, 70, 10.5), square(85, 65, 20)};
+  const auto o = FindOverlaps(l, 0);
+  ASSERT_EQ(o.size(), 2u);
+  EXPECT_EQ(o[0], "regions 0 and 1 overlap by 72 mm2");
+  EXPECT_EQ(o[1], "regions 3 and 4 overlap by 81 mm2");  // 18 x 18 px: shrunk on the left and top only
+}
+
 // A "format" or "layout" that is not a string threw out of ReadSetup (the try covered only part of the fields); a
 // reference_size of 1e300 was cast to int (undefined). A setup.json could also name any file as its layout
 // ("/dev/stdin" blocks every later command).
