@@ -10,11 +10,7 @@ namespace swref::engine {
 namespace {
 
 constexpr int kMaxDieTargets = 4;      // targets tried as the reinforced final conquest
-constexpr int kMaxSorceryTargets = 3;  // targets tried both as conversions and as conquests (2^3 masks)
 constexpr int kMaxSplits = 8;          // ways to share a redeploy's hidden tokens among several stacks
-constexpr int kMaxOrdered = 4;         // targets whose every order is tried when the greedy order is not legal (4! = 24)
-
-bool IsBerserk(const Game& game, int race) { return race >= 0 && game.civs()[race].power == Power::kBerserk; }
 
 // Builds one reading: every action goes through the game while the game can take it (a rejected conquest as a
 // house ruling); once it cannot, the rest is laid on a plain board as the players would have laid it.

@@ -88,6 +88,12 @@ class SuspectList {
 // is no index into the game's players).
 std::string OwnerName(const Game& game, int owner);
 
+// Limits both readings share (explain_readings.cpp, explain_solo_readings.cpp).
+constexpr int kMaxSorceryTargets = 3;  // targets tried both as conversions and as conquests (2^3 masks)
+constexpr int kMaxOrdered = 4;         // targets whose every order is tried when the greedy order is not legal (4! = 24)
+
+inline bool IsBerserk(const Game& game, int race) { return race >= 0 && game.civs()[race].power == Power::kBerserk; }
+
 // The uses of a told die face: each of the first targets as the reinforced final conquest (Berserk: the roll of the
 // first conquest), an attempt that failed, the same for in-decline Ghouls when `ghouls`, or not in this change at all
 // (always last).

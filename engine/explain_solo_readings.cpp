@@ -8,8 +8,6 @@
 namespace swref::engine {
 namespace {
 
-constexpr int kMaxSorceryTargets = 3;  // targets tried both as conversions and as conquests (2^3 masks)
-constexpr int kMaxOrdered = 4;         // targets whose every order is tried when the greedy order is not legal
 constexpr int kMaxFailedRegions = 24;  // regions (and attackers) tried for a failed attempt, whose region the board cannot show
 constexpr int kMaxErosionNodes = 512;  // orders of an erosion explored
 
@@ -19,8 +17,6 @@ int Defence(const RegionState& r) { return r.troll_lair + r.fortress + r.encampm
 int Shown(const ObservedRegion& o, int race, bool decline) {
   return o.race && static_cast<int>(*o.race) == race && o.decline == decline ? o.tokens : 0;
 }
-
-bool IsBerserk(const Game& game, int race) { return race >= 0 && game.civs()[race].power == Power::kBerserk; }
 
 // Builds one reading: every action goes through the game while the game takes it; once it rejects one (a solo action
 // cannot stand as a house ruling), that action and the rest are laid down as the observation shows their regions.
