@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
 
 #include "calibration/image_codec.h"
+#include "engine/durable_write.h"
 #include "engine/json_input.h"
 
 namespace swref::calibration {
@@ -114,19 +114,11 @@ engine::Result<bool> WriteImageFile(const std::string& path, const cv::Mat& imag
   using B = engine::Result<bool>;
   auto bytes = EncodeImage(std::filesystem::path(path).extension().string(), image, jpeg_quality);
   if (!bytes) return B::Error(path + ": " + bytes.error());
-  // Written beside the file and renamed over it: the program crashing or the disk filling up leaves the old file
-  // or none, never a picture cut short that a later read would refuse (a setup's reference photo, a dataset's
-  // frames). Not flushed to the disk (a power cut may still lose it), and a killed program leaves its NAME.tmp.PID.
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-  out.write(bytes->data(), static_cast<std::streamsize>(bytes->size()));
-  out.close();
-  std::error_code ec;
-  if (out) std::filesystem::rename(temp, path, ec);
-  if (!out || ec) {
-    std::filesystem::remove(temp, ec);
-    return B::Error(path + ": cannot write");
-  }
+  // engine::ReplaceFileDurably: the program crashing, the disk filling up or a power cut leaves the old file or
+  // the new one, never a picture cut short that a later read would refuse (a setup's reference photo, a dataset's
+  // frames). Its error names the file and the system's reason.
+  const engine::WriteOutcome written = engine::ReplaceFileDurably(path, *bytes);
+  if (!written.ok()) return B::Error(written.error);
   return true;
 }
 

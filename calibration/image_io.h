@@ -45,8 +45,8 @@ engine::Result<cv::Mat> ReadImageFile(const std::string& path, ImageRead mode = 
 bool LooksLikeImage(const std::string& path);
 
 // Writes an 8-bit picture (1, 3 or 4 channels) as PNG or JPEG, chosen by the name's extension (.png, .jpg, .jpeg;
-// any case), the way cv::imwrite would. Written to a temporary file beside it and renamed over it, so a failed
-// write leaves the old file whole. Errors name the file.
+// any case), the way cv::imwrite would. Replaced durably (engine/durable_write.h: a temporary file beside it,
+// flushed and renamed over it), so a failed write or a crash leaves the old file whole. Errors name the file.
 engine::Result<bool> WriteImageFile(const std::string& path, const cv::Mat& image, int jpeg_quality = 95);
 // The same in memory: ".png", ".jpg" or ".jpeg".
 engine::Result<std::string> EncodeImage(const std::string& extension, const cv::Mat& image, int jpeg_quality = 95);

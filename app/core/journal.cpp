@@ -61,7 +61,7 @@ Result<Journal> Journal::Create(const std::filesystem::path& path, const engine:
 Result<Journal> Journal::Open(const std::filesystem::path& path, JournalOptions options) {
   using R = Result<Journal>;
   if (auto problem = options.limits.Check(); !problem.empty()) return R::Error("journal limits: " + problem);
-  RemoveStaleTemporaries(path);
+  engine::RemoveStaleTemporaries(path);
   auto doc = ReadRecordDocument(path, options.limits);
   if (!doc) return R::Error(doc.error());
   return FromDocument(path, *doc, std::move(options));
@@ -70,7 +70,7 @@ Result<Journal> Journal::Open(const std::filesystem::path& path, JournalOptions 
 Result<Journal> Journal::OpenToRejudge(const std::filesystem::path& path, int keep, const std::string& keep_hash, JournalOptions options) {
   using R = Result<Journal>;
   if (auto problem = options.limits.Check(); !problem.empty()) return R::Error("journal limits: " + problem);
-  RemoveStaleTemporaries(path);
+  engine::RemoveStaleTemporaries(path);
   auto doc = ReadRecordDocument(path, options.limits);
   if (!doc) return R::Error(doc.error());
   auto whole = FromDocument(path, *doc, options);  // the whole record verified first
@@ -222,7 +222,7 @@ Result<int> Journal::Write(std::vector<Pending> pending) {
   const std::string text = Render(lines, keep, new_actions);
   if (text.size() > options_.limits.max_record_bytes)
     return Refuse("the record would be " + std::to_string(text.size()) + " bytes, more than the limit of " + std::to_string(options_.limits.max_record_bytes));
-  const WriteOutcome outcome = options_.write(path_, text);
+  const engine::WriteOutcome outcome = options_.write(path_, text);
   if (!outcome.replaced) {
     failure_ = outcome.error;
     return R::Error(outcome.error + "; nothing was recorded and appends stop until Retry()");
@@ -254,7 +254,7 @@ std::string Journal::Differs(const std::vector<Line>& lines, const std::vector<P
 
 std::string Journal::Retry() {
   if (replaying()) return failure_;  // the file holds more than memory: never written over from here
-  const WriteOutcome outcome = options_.write(path_, Render({}, action_lines_.size(), {}));
+  const engine::WriteOutcome outcome = options_.write(path_, Render({}, action_lines_.size(), {}));
   failure_ = outcome.ok() ? "" : outcome.error;
   return failure_;
 }

@@ -27,7 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/core/durable_write.h"
+#include "engine/durable_write.h"
 #include "app/core/game_timeline.h"
 #include "app/core/journal_entry.h"
 #include "engine/record.h"
@@ -38,7 +38,7 @@ namespace swref::core {
 
 struct JournalOptions {
   JournalLimits limits;
-  FileReplacer write = ReplaceFileDurably;     // how the document is put on disk
+  engine::FileReplacer write = engine::ReplaceFileDurably;     // how the document is put on disk
   std::function<std::string()> clock = UtcNow;  // each entry's `time` (UTC ISO-8601)
 };
 

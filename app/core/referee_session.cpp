@@ -65,7 +65,7 @@ struct Reopened {
 engine::Result<Reopened> ReopenToRejudge(const RefereeOptions& options, int regions, int recorded) {
   using R = engine::Result<Reopened>;
   const fs::path file = ResumePointPath(options.record);
-  RemoveStaleTemporaries(file);  // a write of the point cut short (the record's own are removed by the journal)
+  engine::RemoveStaleTemporaries(file);  // a write of the point cut short (the record's own are removed by the journal)
   const std::string entries = "; the record has " + std::to_string(recorded) + " entries";
   auto read = fs::exists(file) ? ReadResumePoint(file)
                                : engine::Result<ResumePoint>::Error(file.string() + ": none (a crash before the first was written)");
@@ -252,7 +252,7 @@ void RefereeSession::WritePoint(int64_t next_frame, int64_t events, std::vector<
   point.next_frame = next_frame;
   point.events = events;
   point.session = ToJson(SaveState(), players());
-  const WriteOutcome written = WriteResumePoint(file, point, options_.journal.write);
+  const engine::WriteOutcome written = WriteResumePoint(file, point, options_.journal.write);
   if (!written.ok()) {
     point_failure_ = written.error + " (the resume point)";
     Written(point_failure_, out);

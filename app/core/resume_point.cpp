@@ -110,7 +110,7 @@ engine::Result<ResumePoint> ReadResumePoint(const std::filesystem::path& file) {
   return ParseResumePoint(*doc, file.filename().string());
 }
 
-WriteOutcome WriteResumePoint(const std::filesystem::path& file, const ResumePoint& point, const FileReplacer& write) {
+engine::WriteOutcome WriteResumePoint(const std::filesystem::path& file, const ResumePoint& point, const engine::FileReplacer& write) {
   return write(file, ToJson(point).dump() + "\n");
 }
 

@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/core/durable_write.h"
+#include "engine/durable_write.h"
 #include "engine/result.h"
 
 namespace swref::core {
@@ -63,6 +63,6 @@ nlohmann::json ToJson(const ResumePoint& point);
 // Errors name the field under `where` ("game.json.resume.next_frame: expected an integer >= 0").
 engine::Result<ResumePoint> ParseResumePoint(const nlohmann::json& doc, const std::string& where);
 engine::Result<ResumePoint> ReadResumePoint(const std::filesystem::path& file);
-WriteOutcome WriteResumePoint(const std::filesystem::path& file, const ResumePoint& point, const FileReplacer& write);
+engine::WriteOutcome WriteResumePoint(const std::filesystem::path& file, const ResumePoint& point, const engine::FileReplacer& write);
 
 }  // namespace swref::core

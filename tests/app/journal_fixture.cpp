@@ -20,7 +20,7 @@ bool ChangesBoard(const Action& a) {
 
 }  // namespace
 
-WriteOutcome FastReplace(const std::filesystem::path& path, std::string_view content) {
+engine::WriteOutcome FastReplace(const std::filesystem::path& path, std::string_view content) {
   const std::filesystem::path temp = path.string() + ".tmp";
   {
     std::ofstream out(temp, std::ios::binary);
@@ -29,7 +29,7 @@ WriteOutcome FastReplace(const std::filesystem::path& path, std::string_view con
   }
   std::error_code ec;
   std::filesystem::rename(temp, path, ec);
-  return ec ? WriteOutcome{false, ec.message()} : WriteOutcome{true, ""};
+  return ec ? engine::WriteOutcome{false, ec.message()} : engine::WriteOutcome{true, ""};
 }
 
 TempDir::TempDir() {

@@ -28,7 +28,7 @@ void RefereeInjectedGame(const std::filesystem::path& path, const std::string& m
 void RefereeInto(Journal& journal, const engine::Record& record, RefereedGame* out);
 
 // A writer without fsync, for tests that build many records (the durability is tested on its own).
-WriteOutcome FastReplace(const std::filesystem::path& path, std::string_view content);
+engine::WriteOutcome FastReplace(const std::filesystem::path& path, std::string_view content);
 
 // A fresh empty folder under the system's temporary folder, removed by the destructor.
 class TempDir {

@@ -203,10 +203,10 @@ TEST(Journal, RejectsBadDataNamingThePlace) {
 struct FlakyDisk {
   int calls = 0, fail_from = 1 << 30;
   bool healed = false;
-  FileReplacer Writer() {
+  engine::FileReplacer Writer() {
     return [this](const std::filesystem::path& p, std::string_view content) {
-      if (++calls >= fail_from && !healed) return WriteOutcome{false, p.string() + ": cannot write the new content: No space left on device"};
-      return ReplaceFileDurably(p, content);
+      if (++calls >= fail_from && !healed) return engine::WriteOutcome{false, p.string() + ": cannot write the new content: No space left on device"};
+      return engine::ReplaceFileDurably(p, content);
     };
   }
 };

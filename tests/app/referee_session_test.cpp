@@ -72,7 +72,7 @@ TEST_F(RefereeSessionTest, AFullDiskStopsTheSessionAndLosesNothing) {
   RefereeOptions o = Options("full.json");
   bool full = false;
   o.journal.write = [&](const fs::path& path, std::string_view content) {
-    if (full) return WriteOutcome{false, path.string() + ": No space left on device"};
+    if (full) return engine::WriteOutcome{false, path.string() + ": No space left on device"};
     return testing::FastReplace(path, content);
   };
   auto s = RefereeSession::Start(o, script_->record);

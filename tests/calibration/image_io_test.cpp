@@ -264,15 +264,18 @@ TEST(WriteImageFile, ChoosesTheFormatByTheExtensionAndNamesTheFileInErrors) {
     EXPECT_EQ(ReadImageFile((dir / name).string())->size(), image.size()) << name;
   }
   EXPECT_EQ(WriteImageFile((dir / "d.tif").string(), image).error(), (dir / "d.tif").string() + ": \".tif\": not an image extension swref writes (.png, .jpg, .jpeg)");
-  EXPECT_EQ(WriteImageFile((dir / "no-such" / "e.png").string(), image).error(), (dir / "no-such" / "e.png").string() + ": cannot write");
+  EXPECT_EQ(WriteImageFile((dir / "no-such" / "e.png").string(), image).error(),
+            (dir / "no-such" / "e.png").string() + ": cannot create a temporary file in " + (dir / "no-such").string() + ": No such file or directory");
   EXPECT_FALSE(WriteImageFile((dir / "f.png").string(), cv::Mat()).ok());
   EXPECT_FALSE(LooksLikeImage((dir / "missing.png").string()));
-  // Written beside and renamed over: a picture that cannot be written leaves the old one whole, and no temporary.
-  const fs::path taken = dir / ("a.png.tmp." + std::to_string(::getpid()));
-  fs::create_directories(taken);  // a folder where the temporary file should go
-  EXPECT_EQ(WriteImageFile((dir / "a.png").string(), Picture(4, 4)).error(), (dir / "a.png").string() + ": cannot write");
-  EXPECT_EQ(ReadImageFile((dir / "a.png").string())->size(), image.size());
-  fs::remove(taken);
+  // Written beside and renamed over (engine::ReplaceFileDurably): a picture that cannot be put in place leaves
+  // what was there, and no temporary file.
+  fs::create_directories(dir / "g.png" / "taken");  // a folder where the picture should go
+  const auto refused = WriteImageFile((dir / "g.png").string(), Picture(4, 4));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().rfind((dir / "g.png").string() + ": cannot rename the new content over the file (the file on disk is unchanged): ", 0), 0u)
+      << refused.error();
+  EXPECT_TRUE(fs::is_directory(dir / "g.png" / "taken"));
   int files = 0;
   for (const auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
   EXPECT_EQ(files, 3);  // a.png, b.JPG, c.jpeg

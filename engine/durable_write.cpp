@@ -1,4 +1,4 @@
-#include "app/core/durable_write.h"
+#include "engine/durable_write.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace swref::core {
+namespace swref::engine {
 namespace {
 
 std::string Reason(const std::filesystem::path& path, const std::string& what, int error) {
@@ -67,4 +67,4 @@ int RemoveStaleTemporaries(const std::filesystem::path& path) {
   return removed;
 }
 
-}  // namespace swref::core
+}  // namespace swref::engine

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace swref::core {
+namespace swref::engine {
 
 struct WriteOutcome {
   bool replaced = false;  // the file now holds the new content (it may still not be durable if `error` is set)
@@ -29,4 +29,4 @@ int RemoveStaleTemporaries(const std::filesystem::path& path);
 // The writer a journal uses: ReplaceFileDurably, or a stand-in (tests inject failures through it).
 using FileReplacer = std::function<WriteOutcome(const std::filesystem::path& path, std::string_view content)>;
 
-}  // namespace swref::core
+}  // namespace swref::engine
