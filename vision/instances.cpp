@@ -22,7 +22,9 @@ namespace {
 
 using calibration::TokenModel;
 constexpr double kPpm = kBoardPxPerMm;
-constexpr double kOutlineSpreadMm = 2.0;   // how far an outline seed may lie from the token's centre
+constexpr double kOutlineSpreadMm = 2.0;   // how far an outline seed may lie from the token's centre ...
+constexpr double kOffCentreSpreadMm = 6.0; // ... or this far, when it fits badly (kOffCentreFit) at the first starts
+constexpr double kOffCentreFit = 8.0;
 constexpr double kCentredFit = 4.0;        // a fit this close to a kind's own photos needs no other start
 constexpr double kSameTokenMm = 5.0;       // a seed this close to a well fitted token is that token
 constexpr double kSeedDepthMm = 4.0;       // a foreground seed lies this deep inside the foreground at least
@@ -259,6 +261,13 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   auto fit = [&](cv::Point2d seed, float votes) {
     if (known(seed)) return;
     Candidate c = Fit(model, scene, seed, cv::Mat(), kOutlineSpreadMm);
+    // A grey token on grey ground shows its symbol more than its cut line, and the symbol's edges vote in a ring
+    // around the token's centre: such a seed lies up to 6 mm off, and what it names there (a piece, another race)
+    // fits badly. It is named again from starts that far away, and the better fit is kept.
+    if (votes > 0 && c.match.fit >= kOffCentreFit) {
+      Candidate wide = Fit(model, scene, seed, cv::Mat(), kOffCentreSpreadMm);
+      if (wide.match.error < c.match.error) c = std::move(wide);
+    }
     c.outline_votes = votes;
     if (c.match.fit < kCentredFit) well.push_back(c.centre_px);
     cands.push_back(std::move(c));
