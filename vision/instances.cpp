@@ -23,8 +23,8 @@ namespace {
 using calibration::TokenModel;
 constexpr double kPpm = kBoardPxPerMm;
 constexpr double kOutlineSpreadMm = 2.0;   // how far an outline seed may lie from the token's centre ...
-constexpr double kOffCentreSpreadMm = 6.0; // ... or this far, when it fits badly (kOffCentreFit) at the first starts
-constexpr double kOffCentreFit = 8.0;
+constexpr double kOffCentreSpreadMm = 6.0; // ... or this far, when it fits badly at the first starts:
+constexpr double kOffCentreFit = 8.0;      // 8 times its kind's typical error (a token on its centre fits within 4)
 constexpr double kCentredFit = 4.0;        // a fit this close to a kind's own photos needs no other start
 constexpr double kSameTokenMm = 5.0;       // a seed this close to a well fitted token is that token
 constexpr double kSeedDepthMm = 4.0;       // a foreground seed lies this deep inside the foreground at least
@@ -265,8 +265,13 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     // around the token's centre: such a seed lies up to 6 mm off, and what it names there (a piece, another race)
     // fits badly. It is named again from starts that far away, and the better fit is kept.
     if (votes > 0 && c.match.fit >= kOffCentreFit) {
-      Candidate wide = Fit(model, scene, seed, cv::Mat(), kOffCentreSpreadMm);
-      if (wide.match.error < c.match.error) c = std::move(wide);
+      const Candidate wide = Fit(model, scene, seed, cv::Mat(), kOffCentreSpreadMm);
+      // That fit saw the token through a view and a light measured around the seed, up to 6 mm off: where it
+      // landed, the token is named again as any seed is, and kept if it fits better there.
+      if (wide.match.error < c.match.error) {
+        Candidate again = Fit(model, scene, wide.centre_px, cv::Mat(), kOutlineSpreadMm);
+        if (again.match.error < c.match.error) c = std::move(again);
+      }
     }
     c.outline_votes = votes;
     if (c.match.fit < kCentredFit) well.push_back(c.centre_px);
