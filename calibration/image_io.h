@@ -46,7 +46,8 @@ bool LooksLikeImage(const std::string& path);
 
 // Writes an 8-bit picture (1, 3 or 4 channels) as PNG or JPEG, chosen by the name's extension (.png, .jpg, .jpeg;
 // any case), the way cv::imwrite would. Replaced durably (engine/durable_write.h: a temporary file beside it,
-// flushed and renamed over it), so a failed write or a crash leaves the old file whole. Errors name the file.
+// flushed and renamed over it), so a failed write or a crash leaves the old file whole. Errors name the file and
+// the system's reason; one error comes after the new file is in place: its folder could not be flushed.
 engine::Result<bool> WriteImageFile(const std::string& path, const cv::Mat& image, int jpeg_quality = 95);
 // The same in memory: ".png", ".jpg" or ".jpeg".
 engine::Result<std::string> EncodeImage(const std::string& extension, const cv::Mat& image, int jpeg_quality = 95);

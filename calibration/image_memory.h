@@ -9,7 +9,7 @@
 //   costs more) that was most of the rectify stage (`swref bench vision`: 199 of 328 ms; 36 ms now). Serving
 //   blocks up to 32 MB (the most glibc allows) from the heap and trimming only above 512 MB of free top keeps
 //   those pages. The price is a little memory: freed blocks stay in the process (the bench's peak of
-//   `swref observe` is 135 MB, under the 150 MB goal).
+//   `swref observe` is 140 MB, under the 150 MB goal).
 // - Under AddressSanitizer malloc is the sanitizer's, which maps every block over 128 KB afresh (and its shadow)
 //   and unmaps it after the quarantine: half the observer's time under the sanitizers went there. In a sanitizer
 //   build OpenCV's default allocator becomes a pool instead: a freed buffer of 128 KB or more is kept (96 MB at

@@ -218,7 +218,7 @@ engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupM
     CameraShot shot = options.reference_shot;
     shot.sensor.jpeg_quality = 0;
     const cv::Mat ref = RenderFrame(table.empty, shot);
-    if (!calibration::WriteImageFile((out / "reference.png").string(), ref)) return WriteError<int>(out / "reference.png", "cannot write");
+    if (auto w = calibration::WriteImageFile((out / "reference.png").string(), ref); !w) return engine::Result<int>::Error(w.error());
     std::ofstream f(out / "reference.json");
     f << FrameJson("reference.png", shot, table.layout).dump() << "\n";
     advance();
@@ -238,7 +238,7 @@ engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupM
       auto photo = RenderMatPhoto(mat);
       if (!photo) return engine::Result<int>::Error(photo.error());
       const fs::path file = out / (flipped ? "mat_flipped.jpg" : "mat_front.jpg");
-      if (!calibration::WriteImageFile(file.string(), photo->image, 90)) return WriteError<int>(file, "cannot write");
+      if (auto w = calibration::WriteImageFile(file.string(), photo->image, 90); !w) return engine::Result<int>::Error(w.error());
     }
     advance();
   }
@@ -292,7 +292,7 @@ engine::Result<int> WriteSetupMaterial(const SyntheticTable& table, const SetupM
         const fs::path dir = out / "crops" / p.kind;
         fs::create_directories(dir, ec);
         const fs::path file = dir / Numbered("", count[p.kind]++, ".png");
-        if (!calibration::WriteImageFile(file.string(), frame(box))) return WriteError<int>(file, "cannot write");
+        if (auto w = calibration::WriteImageFile(file.string(), frame(box)); !w) return engine::Result<int>::Error(w.error());
         ++crops;
       }
       advance();
@@ -386,7 +386,7 @@ engine::Result<DatasetSummary> GenerateDataset(const DatasetOptions& options, co
     Scene scene;
     const cv::Mat frame = RenderScene(table, (*boards)[i], so, shot, &scene);
     const std::string name = Numbered("images/s", i, ".jpg");
-    if (!calibration::WriteImageFile((out / name).string(), frame, quality)) return WriteError<DatasetSummary>(out / name, "cannot write");
+    if (auto w = calibration::WriteImageFile((out / name).string(), frame, quality); !w) return engine::Result<DatasetSummary>::Error(w.error());
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     scene.truth.image = name;
     scene.truth.status = motion ? vision::Status::kMotion : vision::Status::kOk;

@@ -125,9 +125,7 @@ engine::Result<GameFramesSummary> WriteGameFrames(const engine::Record& record, 
     const cv::Mat frame = RenderScene(table, p.board, so, shot, &scene);
     char name[64];
     std::snprintf(name, sizeof name, "frames/f%05zu.jpg", f);
-    if (!calibration::WriteImageFile((out / name).string(), frame, quality)) {
-      return R::Error((out / name).string() + ": cannot write");
-    }
+    if (auto w = calibration::WriteImageFile((out / name).string(), frame, quality); !w) return R::Error(w.error());
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     scene.truth.image = name;
     scene.truth.status = p.motion ? vision::Status::kMotion : vision::Status::kOk;

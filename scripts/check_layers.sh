@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails (exit 1) when a folder includes what its layer may not (docs/architecture.md):
-#   engine/                        standard library + nlohmann_json only: no OpenCV, no Qt, no other project layer
+#   engine/                        standard library + nlohmann_json only (and POSIX in durable_write.cpp): no OpenCV, no Qt, no other project layer
 #   calibration/ vision/ datasets/ no Qt; calibration sees only engine; vision sees engine + calibration
 #   app/core app/cli               no Qt
 set -u

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include <opencv2/calib3d.hpp>
@@ -12,6 +11,7 @@
 #include "calibration/intrinsics.h"
 #include "calibration/mat.h"
 #include "engine/components.h"
+#include "engine/durable_write.h"
 
 namespace swref::core {
 namespace fs = std::filesystem;
@@ -49,15 +49,8 @@ engine::Result<EnrollReport> BuildAndSave(const std::string& setup_dir, const st
   fs::create_directories(dir, ec);
   if (ec) return R::Error(dir.string() + ": cannot create the folder: " + ec.message());
   report.model_path = (dir / "model.json").string();
-  // Written to a temporary file first, so that a failed write never leaves a broken model behind.
-  const fs::path tmp = dir / "model.json.tmp";
-  {
-    std::ofstream out(tmp);
-    out << model->ToJson().dump() << "\n";
-    if (!out) return R::Error(tmp.string() + ": cannot write");
-  }
-  fs::rename(tmp, dir / "model.json", ec);
-  if (ec) return R::Error(report.model_path + ": cannot write: " + ec.message());
+  // Replaced durably: a failed write never leaves a broken model behind.
+  if (const auto written = engine::ReplaceFileDurably(report.model_path, model->ToJson().dump() + "\n"); !written.ok()) return R::Error(written.error);
   return report;
 }
 
