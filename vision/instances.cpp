@@ -26,6 +26,9 @@ constexpr double kOutlineSpreadMm = 2.0;   // how far an outline seed may lie fr
 constexpr double kOffCentreSpreadMm = 6.0; // ... or this far, when it fits badly at the first starts:
 constexpr double kOffCentreFit = 8.0;      // 8 times its kind's typical error (a token on its centre fits within 4)
 constexpr double kCentredFit = 4.0;        // a fit this close to a kind's own photos needs no other start
+constexpr int kMaxFarStarts = 96;          // outline seeds a frame names again from far starts (the strongest first):
+                                           // at most 69 on a photo of the accuracy suite (17 on average); a frame
+                                           // whose whole board changed texture has hundreds, each costing two fits
 constexpr double kSameTokenMm = 5.0;       // a seed this close to a well fitted token is that token
 constexpr double kSeedDepthMm = 4.0;       // a foreground seed lies this deep inside the foreground at least
 constexpr double kSeedSpacingMm = 5.0;     // ... and this far from the next (overlapping tokens' centres lie further apart)
@@ -258,13 +261,14 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   auto known = [&](cv::Point2d p) {
     return std::any_of(well.begin(), well.end(), [&](const cv::Point2d& q) { return cv::norm(q - p) < kSameTokenMm * kPpm; });
   };
+  int far_starts = 0;
   auto fit = [&](cv::Point2d seed, float votes) {
     if (known(seed)) return;
     Candidate c = Fit(model, scene, seed, cv::Mat(), kOutlineSpreadMm);
     // A grey token on grey ground shows its symbol more than its cut line, and the symbol's edges vote in a ring
     // around the token's centre: such a seed lies up to 6 mm off, and what it names there (a piece, another race)
     // fits badly. It is named again from starts that far away, and the better fit is kept.
-    if (votes > 0 && c.match.fit >= kOffCentreFit) {
+    if (votes > 0 && c.match.fit >= kOffCentreFit && far_starts++ < kMaxFarStarts) {
       const Candidate wide = Fit(model, scene, seed, cv::Mat(), kOffCentreSpreadMm);
       // That fit saw the token through a view and a light measured around the seed, up to 6 mm off: where it
       // landed, the token is named again as any seed is, and kept if it fits better there.
