@@ -29,6 +29,33 @@ std::vector<int> Differing(const Game& game, const ObservedBoard& seen) {
   return regions;
 }
 
+// The end of a turn moves tokens the board may not show moved: the Amazons' 4 conquest-only tokens leave the board
+// (with no redeploy committed, Game::SetAmazonsAside takes what is not in hand from their fullest regions), and
+// defenders place the tokens they withdrew (left in hand, they wait for the defender's next turn). When the board
+// reads as unchanged only because those races' counts are lower bounds (stacks seen from above), the camera cannot
+// tell whether or where the tokens moved: those regions, for the players to settle. Never a silent choice: a wrong
+// one leaves the game with tokens where the table has none, and every later reading of those regions is then
+// impossible.
+std::vector<int> MovesHiddenAtTurnEnd(const Game& game, const ObservedBoard& seen) {
+  std::vector<bool> hidden_race(kRaceCount, false);
+  const int active = game.players()[game.current_player()].active;
+  const Race amazons = Race::kAmazons;
+  if (active == static_cast<int>(amazons) && !game.turn().redeployed) {
+    const CivState& c = game.civ(amazons);
+    hidden_race[active] = std::min(kAmazonConquestOnlyTokens, game.TokensOnBoard(amazons) + c.hand + c.aside) - c.aside - c.hand > 0;
+  }
+  for (int r = 0; r < kRaceCount; ++r) {
+    const CivState& c = game.civ(static_cast<Race>(r));
+    if (c.owner >= 0 && c.owner != game.current_player() && c.hand > 0 && (game.turn().withdrawn & (1u << c.owner))) hidden_race[r] = true;
+  }
+  std::vector<int> regions;
+  for (int i = 0; i < seen.size(); ++i) {
+    const RegionState& b = game.board()[i];
+    if (b.HasRace() && hidden_race[b.race] && !seen.regions[i].tokens_certain) regions.push_back(i);
+  }
+  return regions;
+}
+
 // Preferences (smaller is better): legal readings by the told die used, an exact fit, the fewest actions;
 // illegal ones by the fewest rejections first.
 std::tuple<int, int, int> LegalRank(const Simulated& s, const ExplainContext& context) {
@@ -241,7 +268,17 @@ Explanation Explain(const Game& committed, const ObservedBoard& seen, const Expl
   const std::vector<int> changed = Differing(committed, seen);
   Action end;
   end.player = committed.current_player();
-  if (changed.empty() && (!context.turn_ending || committed.Check(end) == Code::kOk)) return e;
+  if (changed.empty() && (!context.turn_ending || committed.Check(end) == Code::kOk)) {
+    if (context.turn_ending && !committed.solo()) {
+      e.regions = MovesHiddenAtTurnEnd(committed, seen);
+      if (!e.regions.empty()) {
+        e.kind = ExplainKind::kQuestion;
+        e.text = "The turn ends: the Amazons' conquest-only tokens leave the board and defenders place the tokens they "
+                 "withdrew, but stacks hide whether and where; please confirm the counts of these regions";
+      }
+    }
+    return e;
+  }
   if (committed.finished()) {
     e.kind = ExplainKind::kQuestion;
     e.regions = changed;

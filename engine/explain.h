@@ -11,7 +11,9 @@
 //               committed board again) or accept it as a house ruling (ApplyReading with house = true);
 //   kQuestion   the players must settle it: `options` lists the readings the rules cannot tell apart (never a
 //               silent choice), or `regions` names readings the rules call impossible (likely vision mistakes:
-//               a lost tribe coming back, an opponent's region losing tokens, a low-confidence reading);
+//               a lost tribe coming back, an opponent's region losing tokens, a low-confidence reading), or
+//               regions whose counts the rules need and stacks hide (at the end of a turn, the Amazons' 4
+//               conquest-only tokens left the board but every region they could have left reads as a lower bound);
 //   kPending    a consistent in-between state that needs no action yet: the active player readying (tokens
 //               lifted into hand) or placing tokens from hand before the redeploy is complete.
 //

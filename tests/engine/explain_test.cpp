@@ -371,6 +371,54 @@ TEST(Explain, TwoStacksAreAQuestion) {
   EXPECT_EQ(Actions(e.options[1]), json::parse(R"([{"player": "Ann", "do": "redeploy", "tokens": {"1": 4, "2": 6}}])"));
 }
 
+TEST(Explain, AmazonsSettingAsideUnderStacksIsAQuestion) {
+  // Amazons + Merchant: 8 tokens and 4 for conquest only, all 12 put down in two conquests. At the end of the turn
+  // the 4 leave the board; the players took them off region 1 (6 -> 2).
+  const Game g = Play({"amazons", "humans"}, kMerchant, R"([{"player": "Ann", "do": "pick", "slot": 0},
+    {"player": "Ann", "do": "conquer", "region": 1, "tokens": 6}, {"player": "Ann", "do": "conquer", "region": 2, "tokens": 6}])");
+  const Game truth = After(g, {R"({"player": "Ann", "do": "redeploy", "tokens": {"1": 2, "2": 6}})"});
+  ObservedBoard seen = ObserveBoard(truth.board());
+  ExplainContext ending;
+  ending.turn_ending = true;
+  // Counted, the change is the redeploy.
+  const Explanation counted = Explain(g, seen, ending);
+  ASSERT_EQ(counted.kind, ExplainKind::kExplained) << counted.text;
+  EXPECT_EQ(Actions(counted.reading), json::parse(R"([{"player": "Ann", "do": "redeploy", "tokens": {"1": 2, "2": 6}}])"));
+  // Both seen as stacks whose lower bounds the board before the redeploy still meets: the camera cannot tell
+  // which regions the 4 tokens left (the engine would take them from the fullest, leaving 1 and 2 with 4 each).
+  seen.regions[1].tokens_certain = false;
+  seen.regions[2].tokens = 5, seen.regions[2].tokens_certain = false;
+  const Explanation hidden = Explain(g, seen, ending);
+  ASSERT_EQ(hidden.kind, ExplainKind::kQuestion) << hidden.text;
+  EXPECT_EQ(hidden.regions, (std::vector<int>{1, 2}));
+  EXPECT_TRUE(hidden.options.empty());
+  // Before the end of the turn nothing has to leave yet.
+  EXPECT_EQ(Explain(g, seen).kind, ExplainKind::kNoChange);
+}
+
+TEST(Explain, AWithdrawalUnderAStackIsAQuestionWhenTheTurnEnds) {
+  // Bob's Humans take region 1 from Ann's Ratmen (5 tokens: 1 dies, 4 in Ann's hand); Ann puts the 4 on region 2.
+  const Game g = Play(kRatmen, kMerchant, R"([{"player": "Ann", "do": "pick", "slot": 0}, {"player": "Ann", "do": "conquer", "region": 1},
+    {"player": "Ann", "do": "conquer", "region": 2}, {"player": "Ann", "do": "redeploy", "tokens": {"1": 5, "2": 5}},
+    {"player": "Ann", "do": "end_turn"}, {"player": "Bob", "do": "pick", "slot": 0}, {"player": "Bob", "do": "conquer", "region": 1},
+    {"player": "Bob", "do": "redeploy", "tokens": {"1": 9}}])");
+  const Game truth = After(g, {R"({"player": "Ann", "do": "withdraw", "tokens": {"2": 4}})"});
+  ObservedBoard seen = ObserveBoard(truth.board());
+  ExplainContext ending;
+  ending.turn_ending = true;
+  const Explanation counted = Explain(g, seen, ending);
+  ASSERT_EQ(counted.kind, ExplainKind::kExplained) << counted.text;
+  EXPECT_EQ(Actions(counted.reading), json::parse(R"([{"player": "Ann", "do": "withdraw", "tokens": {"2": 4}}])"));
+  // Region 2 seen as a stack of at least 5: the board before the withdrawal meets it.
+  seen.regions[2].tokens = 5, seen.regions[2].tokens_certain = false;
+  const Explanation hidden = Explain(g, seen, ending);
+  ASSERT_EQ(hidden.kind, ExplainKind::kQuestion) << hidden.text;
+  EXPECT_EQ(hidden.regions, (std::vector<int>{2}));
+  EXPECT_EQ(Explain(g, seen).kind, ExplainKind::kNoChange);
+  // Withdrawn tokens Ann has not put down (her region read exactly) wait in her hand, as the rules engine keeps them.
+  EXPECT_EQ(Explain(g, ObserveBoard(g.board()), ending).kind, ExplainKind::kNoChange);
+}
+
 TEST(Explain, ConquestOntoAStackAsksOrFillsTheCost) {
   const Game g = Play(kRatmen, kMerchant, R"([{"player": "Ann", "do": "pick", "slot": 0}])");
   const Game truth = After(g, {R"({"player": "Ann", "do": "conquer", "region": 3})"});
