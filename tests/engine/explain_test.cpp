@@ -117,12 +117,17 @@ TEST(Explain, ConquestAndRedeployInOneChange) {
                                                  {"player": "Ann", "do": "redeploy", "tokens": {"1": 3, "2": 7}}])"));
 }
 
-TEST(Explain, DefenderWithdraws) {
-  // Bob's Humans take region 2 from Ann (5 + 2 = 7 tokens), redeploy; Ann puts her 4 withdrawn tokens on region 1.
-  const Game bob = Play(kRatmen, kMerchant, R"([{"player": "Ann", "do": "pick", "slot": 0}, {"player": "Ann", "do": "conquer", "region": 1},
+// Bob's Humans have taken region 2 from Ann (5 + 2 = 7 tokens) and redeployed: Ann holds 4 withdrawn tokens.
+Game BobTookRegion2() {
+  return Play(kRatmen, kMerchant, R"([{"player": "Ann", "do": "pick", "slot": 0}, {"player": "Ann", "do": "conquer", "region": 1},
     {"player": "Ann", "do": "conquer", "region": 2}, {"player": "Ann", "do": "redeploy", "tokens": {"1": 5, "2": 5}},
     {"player": "Ann", "do": "end_turn"}, {"player": "Bob", "do": "pick", "slot": 0}, {"player": "Bob", "do": "conquer", "region": 2},
     {"player": "Bob", "do": "redeploy", "tokens": {"2": 9}}])");
+}
+
+TEST(Explain, DefenderWithdraws) {
+  // Ann puts her 4 withdrawn tokens on region 1.
+  const Game bob = BobTookRegion2();
   const Game truth = After(bob, {R"({"player": "Ann", "do": "withdraw", "tokens": {"1": 4}})"});
   const Explanation e = Explain(bob, ObserveBoard(truth.board()));
   ASSERT_EQ(e.kind, ExplainKind::kExplained) << e.text;
@@ -397,23 +402,19 @@ TEST(Explain, AmazonsSettingAsideUnderStacksIsAQuestion) {
 }
 
 TEST(Explain, AWithdrawalUnderAStackIsAQuestionWhenTheTurnEnds) {
-  // Bob's Humans take region 1 from Ann's Ratmen (5 tokens: 1 dies, 4 in Ann's hand); Ann puts the 4 on region 2.
-  const Game g = Play(kRatmen, kMerchant, R"([{"player": "Ann", "do": "pick", "slot": 0}, {"player": "Ann", "do": "conquer", "region": 1},
-    {"player": "Ann", "do": "conquer", "region": 2}, {"player": "Ann", "do": "redeploy", "tokens": {"1": 5, "2": 5}},
-    {"player": "Ann", "do": "end_turn"}, {"player": "Bob", "do": "pick", "slot": 0}, {"player": "Bob", "do": "conquer", "region": 1},
-    {"player": "Bob", "do": "redeploy", "tokens": {"1": 9}}])");
-  const Game truth = After(g, {R"({"player": "Ann", "do": "withdraw", "tokens": {"2": 4}})"});
+  const Game g = BobTookRegion2();
+  const Game truth = After(g, {R"({"player": "Ann", "do": "withdraw", "tokens": {"1": 4}})"});
   ObservedBoard seen = ObserveBoard(truth.board());
   ExplainContext ending;
   ending.turn_ending = true;
   const Explanation counted = Explain(g, seen, ending);
   ASSERT_EQ(counted.kind, ExplainKind::kExplained) << counted.text;
-  EXPECT_EQ(Actions(counted.reading), json::parse(R"([{"player": "Ann", "do": "withdraw", "tokens": {"2": 4}}])"));
-  // Region 2 seen as a stack of at least 5: the board before the withdrawal meets it.
-  seen.regions[2].tokens = 5, seen.regions[2].tokens_certain = false;
+  EXPECT_EQ(Actions(counted.reading), json::parse(R"([{"player": "Ann", "do": "withdraw", "tokens": {"1": 4}}])"));
+  // Region 1 seen as a stack of at least 5: the board before the withdrawal meets it.
+  seen.regions[1].tokens = 5, seen.regions[1].tokens_certain = false;
   const Explanation hidden = Explain(g, seen, ending);
   ASSERT_EQ(hidden.kind, ExplainKind::kQuestion) << hidden.text;
-  EXPECT_EQ(hidden.regions, (std::vector<int>{2}));
+  EXPECT_EQ(hidden.regions, (std::vector<int>{1}));
   EXPECT_EQ(Explain(g, seen).kind, ExplainKind::kNoChange);
   // Withdrawn tokens Ann has not put down (her region read exactly) wait in her hand, as the rules engine keeps them.
   EXPECT_EQ(Explain(g, ObserveBoard(g.board()), ending).kind, ExplainKind::kNoChange);
