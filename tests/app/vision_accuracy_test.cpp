@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <string>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -23,7 +26,9 @@ TEST(VisionAccuracy, FourMapsSuiteStaysAboveItsFloor) {
   SuiteOptions options;
   options.scenes = std::getenv("SWREF_SUITE_SCENES") ? std::atoi(std::getenv("SWREF_SUITE_SCENES")) : 12;
   const char* kept = std::getenv("SWREF_SUITE_DIR");
-  const std::filesystem::path dir = kept ? std::filesystem::path(kept) : std::filesystem::temp_directory_path() / "swref-vision-suite-test";
+  // A folder of this process's own: two suites run at once (a Release and a sanitizer build) must not share one.
+  const std::filesystem::path dir = kept ? std::filesystem::path(kept)
+                                         : std::filesystem::temp_directory_path() / ("swref-vision-suite-test-" + std::to_string(::getpid()));
   options.dir = dir.string();
   auto report = RunVisionSuite(options);
   ASSERT_TRUE(report) << report.error();
