@@ -13,7 +13,8 @@
 //               silent choice), or `regions` names readings the rules call impossible (likely vision mistakes:
 //               a lost tribe coming back, an opponent's region losing tokens, a low-confidence reading), or
 //               regions whose counts the rules need and stacks hide (at the end of a turn, the Amazons' 4
-//               conquest-only tokens left the board but every region they could have left reads as a lower bound);
+//               conquest-only tokens leave the board, or defenders place withdrawn tokens, but every region they
+//               could have left or reached reads as a lower bound);
 //   kPending    a consistent in-between state that needs no action yet: the active player readying (tokens
 //               lifted into hand) or placing tokens from hand before the redeploy is complete.
 //
