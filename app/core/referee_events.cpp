@@ -1,5 +1,6 @@
 // The players' events told to a refereed game (referee_session.h: OnEvent): actions, the die, flags taken back or
 // accepted, answers, corrections, undo; and the actions that wait for an open question or flag.
+#include <algorithm>
 #include <deque>
 
 #include "app/core/referee_session.h"
@@ -59,7 +60,10 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       CommitAction(*action, -1, &out);
       return out;
     }
-    case EventType::kDie:
+    case EventType::kDie: {
+      const auto& names = players();
+      const auto who = std::find(names.begin(), names.end(), event.player);
+      if (who == names.end()) return refuse("no player of this game is called \"" + event.player + "\""), out;
       if (!record_event()) return out;
       if (die_ >= 0 && last_seen_ && game().solo()) {  // SoloPlay: the unused die's failed attack is read now
         die_final_ = true;
@@ -67,7 +71,9 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
         die_final_ = false;
       }
       die_ = event.face;
+      die_player_ = static_cast<int>(who - names.begin());
       return out;
+    }
     case EventType::kAccept:
     case EventType::kTakeBack: {
       if (open_flag_ < 0) return refuse("there is no flagged conquest to " + std::string(event.type == EventType::kAccept ? "accept" : "take back")), out;

@@ -209,7 +209,7 @@ std::string RefereeSession::Restore(const std::map<int64_t, cv::Mat>& frames) {
   observed_frame_ = st.observed_frame, still_frame_ = st.still_frame, pose_frame_ = st.pose_frame;
   last_raw_ = std::move(st.last_raw), last_sha_ = std::move(st.last_sha), last_seen_ = std::move(st.last_seen);
   committed_seen_ = std::move(st.committed_seen), corrections_ = std::move(st.corrections);
-  die_ = st.die, open_flag_ = st.open_flag, open_question_ = st.open_question, flag_region_ = st.flag_region,
+  die_ = st.die, die_player_ = st.die_player, open_flag_ = st.open_flag, open_question_ = st.open_question, flag_region_ = st.flag_region,
   open_text_ = std::move(st.open_text);
   deferred_.assign(st.deferred.begin(), st.deferred.end());
   question_options_ = std::move(st.options);
@@ -225,7 +225,7 @@ SessionState RefereeSession::SaveState() const {
   if (pose_frame_ >= 0) st.pose = observer_->last_pose();
   st.last_raw = last_raw_, st.last_sha = last_sha_, st.last_seen = last_seen_, st.committed_seen = committed_seen_,
   st.corrections = corrections_;
-  st.die = die_, st.open_flag = open_flag_, st.open_question = open_question_, st.flag_region = flag_region_, st.open_text = open_text_;
+  st.die = die_, st.die_player = die_player_, st.open_flag = open_flag_, st.open_question = open_question_, st.flag_region = flag_region_, st.open_text = open_text_;
   st.deferred.assign(deferred_.begin(), deferred_.end());
   st.options = question_options_;
   return st;
@@ -273,7 +273,9 @@ RefereeSession::RefereeSession(RefereeOptions options, Journal journal, std::uni
 
 engine::ExplainContext RefereeSession::Context(bool turn_ending) const {
   engine::ExplainContext ctx;
-  ctx.die = die_;
+  // A die belongs to the turn of the player who rolled it: told early (while the turn before waits for its
+  // board to settle), it is not that turn's.
+  ctx.die = die_player_ < 0 || die_player_ == game().current_player() ? die_ : -1;
   ctx.ask_hidden_counts = options_.ask_hidden_counts;
   ctx.turn_ending = turn_ending;
   ctx.die_final = die_final_;
@@ -380,6 +382,9 @@ bool RefereeSession::CommitAction(const engine::Action& action, int64_t frame, s
            (action.region >= 0 ? " region " + std::to_string(action.region) : "") + (commit->step.verdict.ok() ? "" : " (" + commit->step.verdict.why + ")");
   if (frame >= 0) n.ms = MsSince(frame_time_);
   out->push_back(n);
+  // A die told and never used (its attempt failed and changed nothing on the board) ends with its player's turn:
+  // else the next player's first conquest would be read as reinforced by it, and as that turn's last.
+  if (action.type == engine::ActionType::kEndTurn && (die_player_ < 0 || die_player_ == action.player)) die_ = -1, die_player_ = -1;
   TellCoins(out);
   return true;
 }
@@ -418,7 +423,7 @@ void RefereeSession::CommitReading(const engine::Reading& reading, size_t count,
   for (size_t i = 0; i < count && i < reading.actions.size(); ++i) {
     if (!CommitAction(reading.actions[i].action, frame, out)) return;
   }
-  if (reading.die_used) die_ = -1;
+  if (reading.die_used) die_ = -1, die_player_ = -1;
 }
 
 bool RefereeSession::Flaggable(engine::ActionType type) const {

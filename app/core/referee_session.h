@@ -162,7 +162,8 @@ class RefereeSession {
   engine::ObservedBoard committed_seen_;            // what the board looked like at the last commit
   std::map<int, RegionCorrection> corrections_;     // by region; dropped when the camera reads it differently
 
-  int die_ = -1;                                      // a die face told and not yet used
+  int die_ = -1;                                      // a die face told and not yet used ...
+  int die_player_ = -1;                               // ... by this player, for a conquest of that player's turn
   bool die_final_ = false;                            // SoloPlay: another die is told; the unused one is read now
   int open_flag_ = -1, open_question_ = -1;
   int flag_region_ = -1;                              // the open flag's region

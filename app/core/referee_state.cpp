@@ -135,6 +135,7 @@ json ToJson(const SessionState& s, const std::vector<std::string>& players) {
           {"committed_seen", BoardJson(s.committed_seen)},
           {"corrections", corrections},
           {"die", s.die},
+          {"die_player", s.die_player},
           {"open_flag", s.open_flag},
           {"open_question", s.open_question},
           {"flag_region", s.flag_region},
@@ -176,6 +177,8 @@ engine::Result<SessionState> ParseSessionState(const json& doc, const StateConte
   ReadCorrections(r, regions, &s);
   // What is open: a flag and a question are journal entries of their kind.
   r.Int("die", -1, 3, &s.die);
+  // Whose die it is (written since this field was added; an older point's die belongs to whoever plays next).
+  if (doc.is_object() && doc.contains("die_player")) r.Int("die_player", -1, static_cast<int>(context.players.size()) - 1, &s.die_player);
   r.Int("open_flag", -1, entries - 1, &s.open_flag);
   r.Int("open_question", -1, entries - 1, &s.open_question);
   r.Int("flag_region", -1, regions - 1, &s.flag_region);

@@ -43,7 +43,7 @@ struct SessionState {
   std::optional<engine::ObservedBoard> last_seen;
   engine::ObservedBoard committed_seen;
   std::map<int, RegionCorrection> corrections;  // by region
-  int die = -1, open_flag = -1, open_question = -1, flag_region = -1;
+  int die = -1, die_player = -1, open_flag = -1, open_question = -1, flag_region = -1;
   std::string open_text;
   std::vector<TableEvent> deferred;      // told actions waiting for the board to be settled
   std::vector<engine::Reading> options;  // the open question's readings (actions and die_used are kept)

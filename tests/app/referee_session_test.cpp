@@ -68,6 +68,29 @@ TEST_F(RefereeSessionTest, ToldActionsAreCommittedAndRefusalsNameTheEvent) {
   EXPECT_EQ(no_board[0].text, "correct refused: nothing has been observed yet to correct");
 }
 
+TEST_F(RefereeSessionTest, ADieNotUsedEndsWithItsPlayersTurn) {
+  // Ann rolls for a last attempt that fails (nothing changes on the board) and ends her turn: Bob's first conquest
+  // must not be read as reinforced by her die (that would end his conquests there). A die Bob tells before Ann's
+  // end of turn is committed (it waited for the board) is his, and stays.
+  auto s = RefereeSession::Start(Options("die.json"), script_->record);
+  ASSERT_TRUE(s) << s.error();
+  ASSERT_TRUE(Has((*s)->OnEvent(Told({{"player", "Ann"}, {"do", "pick"}, {"slot", 3}})), NoticeKind::kCommitted));
+  (*s)->OnEvent(Told({{"player", "Ann"}, {"do", "die"}, {"face", 0}}));
+  EXPECT_EQ((*s)->SaveState().die, 0);
+  EXPECT_EQ((*s)->SaveState().die_player, 0);
+  ASSERT_TRUE(Has((*s)->OnEvent(Told({{"player", "Ann"}, {"do", "end_turn"}})), NoticeKind::kCommitted));
+  EXPECT_EQ((*s)->SaveState().die, -1);
+  ASSERT_TRUE(Has((*s)->OnEvent(Told({{"player", "Bob"}, {"do", "pick"}, {"slot", 0}})), NoticeKind::kCommitted));
+  (*s)->OnEvent(Told({{"player", "Ann"}, {"do", "die"}, {"face", 2}}));  // told early: Ann's next turn
+  ASSERT_TRUE(Has((*s)->OnEvent(Told({{"player", "Bob"}, {"do", "end_turn"}})), NoticeKind::kCommitted));
+  EXPECT_EQ((*s)->SaveState().die, 2);
+  EXPECT_EQ((*s)->SaveState().die_player, 0);
+  // Someone who is not playing cannot roll for the game.
+  const auto stranger = (*s)->OnEvent(Told({{"player", "Carl"}, {"do", "die"}, {"face", 3}}));
+  ASSERT_TRUE(Has(stranger, NoticeKind::kRefused));
+  EXPECT_EQ((*s)->SaveState().die, 2);
+}
+
 TEST_F(RefereeSessionTest, AFullDiskStopsTheSessionAndLosesNothing) {
   RefereeOptions o = Options("full.json");
   bool full = false;
