@@ -145,6 +145,11 @@ std::vector<int> Journal::OpenFlags() const {
   return open;
 }
 
+const engine::Action* Journal::FlagAttempt(int seq) const {
+  const auto it = flags_.find(seq);
+  return it == flags_.end() ? nullptr : &it->second;
+}
+
 int64_t Journal::LastObservedFrame() const {
   for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
     if (it->kind != EntryKind::kObservation) continue;

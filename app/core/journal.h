@@ -120,6 +120,7 @@ class Journal {
   bool closed() const { return !entries_.empty() && entries_.back().kind == EntryKind::kEnd; }
   const std::string& failure() const { return failure_; }               // "" unless a write failed and Retry has not succeeded
   std::vector<int> OpenFlags() const;                                   // flags not resolved yet, by seq
+  const engine::Action* FlagAttempt(int seq) const;                      // the attempt flag `seq` holds, or null
   // The frame of the last still board committed (its `observation` entry), -1 when no entry names one: where a
   // resumed session's video or image folder goes on.
   int64_t LastObservedFrame() const;

@@ -7,6 +7,18 @@
 #include "engine/observed.h"
 
 namespace swref::core {
+namespace {
+
+// Whether `seen`, the flagged region read after the players said the conquest was taken back, may still be the
+// attempt misread: anything but the attacker's active race holding more tokens than the attempt placed. That is
+// the conquest made again, legally, before the camera saw the attempt leave (docs/referee.md, "Flags").
+bool MayStillShowAttempt(const engine::Game& game, const engine::Action* attempt, const engine::ObservedRegion& seen) {
+  if (!attempt || attempt->type != engine::ActionType::kConquer || attempt->tokens < 0) return true;
+  const int race = game.players()[attempt->player].active;
+  return !(seen.race && static_cast<int>(*seen.race) == race && !seen.decline && seen.tokens > attempt->tokens);
+}
+
+}  // namespace
 
 std::vector<Notice> RefereeSession::OnEvent(const TableEvent& event) {
   const bool replaying = journal_.replaying();
@@ -81,9 +93,11 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       auto r = journal_.AppendResolution(open_flag_, house, house ? (event.note.empty() ? "accepted as a house ruling" : event.note) : "taken back");
       if (!r && journal_.failure().empty()) return refuse(r.error()), out;  // it cannot stand as a house ruling: still open
       if (!r) return Written(r.error(), &out), out;
-      if (!house && last_seen_ && flag_region_ >= 0 && flag_region_ < last_seen_->size() && flag_region_ < static_cast<int>(game().board().size())) {
+      if (!house && last_seen_ && flag_region_ >= 0 && flag_region_ < last_seen_->size() && flag_region_ < static_cast<int>(game().board().size()) &&
+          MayStillShowAttempt(game(), journal_.FlagAttempt(open_flag_), last_seen_->regions[flag_region_])) {
         // Taken back, as the players say: until the camera reads the region anew, it reads as the game has it (else
-        // the next judgement of the last board, at an end of turn, would flag the same attempt again).
+        // the next judgement of the last board, at an end of turn, would flag the same attempt again). A region
+        // already showing the conquest made again with more tokens is left as seen: it is judged as it is.
         const engine::ObservedRegion committed = engine::ObserveRegion(game().board()[flag_region_]);
         const engine::ObservedBoard raw = ToObserved(last_observation_);
         if (flag_region_ < raw.size()) corrections_[flag_region_] = {raw.regions[flag_region_], committed};

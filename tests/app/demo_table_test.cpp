@@ -9,6 +9,7 @@
 #include "app/core/board_overlay.h"
 #include "app/core/demo_table.h"
 #include "app/core/referee_run.h"
+#include "app/core/truth_players.h"
 #include "engine/observed.h"
 #include "tests/app/journal_fixture.h"
 #include "tests/app/suite_table_fixture.h"
@@ -163,6 +164,91 @@ TEST_F(DemoTableTest, AConquestToldTakenBackIsNotFlaggedAgain) {
   auto end = ParseTableEvent({{"player", (*session)->players()[(*session)->game().current_player()]}, {"do", "end_turn"}}, "test");
   ASSERT_TRUE(end) << end.error();
   for (const Notice& n : (*session)->OnEvent(*end)) EXPECT_NE(n.kind, NoticeKind::kFlag) << n.text;
+}
+
+// The frames of a folder, without those `lost` names (their indices kept), and none from `end` on.
+class LosingFrames : public FrameSource {
+ public:
+  LosingFrames(std::unique_ptr<FrameSource> frames, std::function<bool(int64_t)> lost, int64_t end)
+      : frames_(std::move(frames)), lost_(std::move(lost)), end_(end) {}
+  bool Next(Frame* frame) override {
+    while (frames_->Next(frame))
+      if (frame->index >= end_) return false;
+      else if (!lost_(frame->index)) return true;
+    return false;
+  }
+
+ private:
+  std::unique_ptr<FrameSource> frames_;
+  std::function<bool(int64_t)> lost_;
+  int64_t end_;
+};
+
+// In the truth: a region where a conquest is taken back and then made again with more tokens by the same race.
+struct MadeAgain {
+  int region = -1;
+  int64_t back = -1, again = -1;  // the first frame showing it taken back, the first showing it made again
+  engine::ObservedRegion attempt;
+};
+std::optional<MadeAgain> FindMadeAgain(const std::vector<vision::Observation>& truth) {
+  std::vector<engine::ObservedBoard> boards;
+  for (const vision::Observation& o : truth) boards.push_back(ToObserved(o));
+  for (size_t i = 1; i + 1 < boards.size(); ++i) {
+    for (int r = 0; r < boards[i].size(); ++r) {
+      const engine::ObservedRegion &before = boards[i - 1].regions[r], &attempt = boards[i].regions[r];
+      if (attempt == before || !attempt.race || attempt.decline) continue;
+      size_t back = i + 1;
+      while (back < boards.size() && boards[back].regions[r] == attempt) ++back;
+      if (back == boards.size() || boards[back].regions[r] != before) continue;
+      size_t again = back + 1;
+      while (again < boards.size() && boards[again].regions[r] == before) ++again;
+      if (again == boards.size()) continue;
+      const engine::ObservedRegion& made = boards[again].regions[r];
+      if (made.race == attempt.race && !made.decline && made.tokens > attempt.tokens)
+        return MadeAgain{r, static_cast<int64_t>(back), static_cast<int64_t>(again), attempt};
+    }
+  }
+  return std::nullopt;
+}
+
+// A flagged conquest taken back and made again legally while the camera never saw it leave (the frames of the
+// take-back are lost): the players press "taken back" when the end of the turn waits for the flag, and the region,
+// showing the conquest made again, is judged as seen (not forced back to the game's board, which hid the legal
+// conquest and lost the rest of the game's tallies).
+TEST_F(DemoTableTest, AConquestMadeAgainBeforeTheCameraSawItTakenBackIsCommitted) {
+  const std::optional<MadeAgain> case_ = FindMadeAgain(table_->truth);
+  ASSERT_TRUE(case_) << "the demo has a conquest taken back and made again";
+  auto session = RefereeSession::Start(Options("made-again.json"), script_->record);
+  ASSERT_TRUE(session) << session.error();
+  auto folder = OpenImageFolder(table_->frames);
+  ASSERT_TRUE(folder) << folder.error();
+  const int64_t end = case_->again + 20;
+  LosingFrames frames(std::move(*folder), [&](int64_t i) { return i >= case_->back && i < case_->again; }, end);
+  std::vector<TableEvent> events;
+  for (const TableEvent& e : table_->events)
+    if (e.after_frame < end) events.push_back(e);
+  TruthPlayers players(**session, table_->truth);
+  int flags_here = 0;
+  std::optional<engine::ObservedRegion> after_back;  // the region as judged once the players said "taken back"
+  auto run = RunReferee(**session, frames, events, [&](const Notice& n) {
+    players.OnNotice(n, [&](const Notice& m) {
+      flags_here += m.kind == NoticeKind::kFlag && m.data.value("region", -1) == case_->region;
+      if (m.kind == NoticeKind::kResolved && m.text == "the flagged conquest is taken back" && !after_back)
+        after_back = (*session)->last_seen()->regions[case_->region];
+    });
+  });
+  ASSERT_TRUE(run) << run.error();
+  EXPECT_EQ(players.taken_back(), 1);
+  EXPECT_EQ(flags_here, 1) << "region " << case_->region << ": flagged once, the attempt";
+  const engine::ObservedRegion made = ToObserved(table_->truth[case_->again]).regions[case_->region];
+  ASSERT_TRUE(after_back.has_value());
+  EXPECT_EQ(after_back->race, made.race) << "left as the camera read it, not as the game had it";
+  EXPECT_EQ(after_back->tokens, made.tokens);
+  // The game follows the table: its board is what the last board committed shows.
+  const int64_t last = (*session)->journal().LastObservedFrame();
+  ASSERT_GT(last, case_->again);
+  const engine::ObservedBoard real = ToObserved(table_->truth[last]);
+  for (int r = 0; r < real.size(); ++r) EXPECT_TRUE(engine::ReadsAs((*session)->game().board()[r], real.regions[r])) << "region " << r << ", frame " << last;
 }
 
 TEST_F(DemoTableTest, TheDemoPlayersCorrectOnlyWhatIsReadWrong) {
