@@ -347,11 +347,20 @@ void RefereeSession::Take(const Frame& frame, std::vector<Notice>* notices) {
   last_sha_ = ObservationSha256(digest);
   last_raw_ = ToObserved(last_observation_);
   engine::ObservedBoard seen = last_raw_;
-  // A region the players corrected keeps their reading while the camera still reads it as it did then.
+  // A region the players corrected keeps their reading while the camera still reads it as it did then. In a
+  // standard game, a count they gave for a stack that the camera reads confidently but only as a lower bound is
+  // kept only until the game holds it: from then on the lower bound, which the game's count meets, leaves the count
+  // to the rules again (a player readying the troops at the start of a turn takes tokens off unseen; a count kept
+  // reads as a redeploy). SoloPlay keeps it: its opposition attacks with what the neighbouring regions lose.
+  const engine::Board& board = game().board();
   for (auto it = corrections_.begin(); it != corrections_.end();) {
-    const bool same = it->first < seen.size() && seen.regions[it->first] == it->second.raw;
-    if (same) seen.regions[it->first] = it->second.corrected;
-    it = same ? std::next(it) : corrections_.erase(it);
+    const int r = it->first;
+    const RegionCorrection& c = it->second;
+    const bool same = r < seen.size() && seen.regions[r] == c.raw;
+    const bool held = same && !game().solo() && !c.raw.tokens_certain && !c.raw.uncertain && r < static_cast<int>(board.size()) &&
+                      engine::ReadsAs(board[r], c.corrected) && engine::ReadsAs(board[r], c.raw);
+    if (same && !held) seen.regions[r] = c.corrected;
+    it = same && !held ? std::next(it) : corrections_.erase(it);
   }
   if (last_seen_ && Changed(*last_seen_, seen).empty()) return;  // read the same as before: judged already
   last_seen_ = seen;

@@ -251,6 +251,54 @@ TEST_F(DemoTableTest, AConquestMadeAgainBeforeTheCameraSawItTakenBackIsCommitted
   for (int r = 0; r < real.size(); ++r) EXPECT_TRUE(engine::ReadsAs((*session)->game().board()[r], real.regions[r])) << "region " << r << ", frame " << last;
 }
 
+// A count the players give for a stack (the camera sees a lower bound) is kept only until the game holds it: then
+// the lower bound, which the game's count meets, stands again, and the count is the rules' (a player readying the
+// troops takes tokens off a stack unseen; a count kept would read as a redeployment).
+TEST_F(DemoTableTest, AStackCountCorrectedIsLeftToTheRulesOnceTheGameHoldsIt) {
+  auto session = RefereeSession::Start(Options("stack-count.json"), script_->record);
+  ASSERT_TRUE(session) << session.error();
+  auto frames = OpenImageFolder(table_->frames);
+  ASSERT_TRUE(frames) << frames.error();
+  core::Frame frame;
+  std::map<int64_t, cv::Mat> images;
+  auto step = [&] {
+    images[frame.index] = frame.image;
+    (*session)->OnFrame(frame);
+    for (int round = 0; round < 3; ++round)
+      if (auto answer = table_->Answer(**session, frame.index)) (*session)->OnEvent(*answer);
+  };
+  // A settled board with a stack the camera reads confidently, but only as a lower bound, which the game meets.
+  int region = -1;
+  while (region < 0 && (*frames)->Next(&frame)) {
+    step();
+    if ((*session)->open_question() >= 0 || (*session)->open_flag() >= 0 || !(*session)->last_seen()) continue;
+    const engine::Board& board = (*session)->game().board();
+    const engine::ObservedBoard raw = (*session)->SaveState().last_raw;
+    for (int r = 0; r < raw.size() && region < 0; ++r)
+      if (!raw.regions[r].tokens_certain && !raw.regions[r].uncertain && raw.regions[r].race && engine::ReadsAs(board[r], raw.regions[r])) region = r;
+  }
+  ASSERT_GE(region, 0) << "the demo has stacks";
+  const engine::ObservedRegion raw = (*session)->SaveState().last_raw.regions[region];
+  const int held = (*session)->game().board()[region].tokens;
+  auto correct = ParseTableEvent({{"do", "correct"}, {"region", region}, {"tokens", held}}, "test");
+  ASSERT_TRUE(correct) << correct.error();
+  for (const Notice& n : (*session)->OnEvent(*correct)) EXPECT_NE(n.kind, NoticeKind::kRefused) << n.text;
+  EXPECT_EQ((*session)->last_seen()->regions[region].tokens, held);
+  EXPECT_TRUE((*session)->last_seen()->regions[region].tokens_certain);
+  ASSERT_EQ((*session)->SaveState().corrections.count(region), 1u);
+  // The same still board again, after a hand passed over it (a dark frame): the camera reads the region as before,
+  // and the game holds the count, so the lower bound stands.
+  const cv::Mat still = images.at((*session)->last_observed_frame());
+  int64_t index = frame.index;
+  (*session)->OnFrame(core::Frame{cv::Mat::zeros(still.size(), still.type()), ++index, "hand.png", ""});
+  const int64_t observed = (*session)->frames_observed();
+  for (int k = 0; k < 20 && (*session)->frames_observed() == observed; ++k) (*session)->OnFrame(core::Frame{still, ++index, "again.png", ""});
+  const bool again = (*session)->frames_observed() > observed && (*session)->SaveState().last_raw.regions[region] == raw;
+  ASSERT_TRUE(again) << "region " << region << " read as before";
+  EXPECT_EQ((*session)->last_seen()->regions[region], raw);
+  EXPECT_EQ((*session)->SaveState().corrections.count(region), 0u);
+}
+
 TEST_F(DemoTableTest, TheDemoPlayersCorrectOnlyWhatIsReadWrong) {
   engine::ObservedBoard real;
   real.regions.resize(4);
