@@ -142,6 +142,10 @@ Code Game::CheckRedeploy(const Action& a, std::string* why) const {
       return Reject(why, Code::kBadPlacement, [] { return "the 2 heroes go to 2 different regions"; });
     for (int h : a.heroes)
       if (!map_->Valid(h) || !kept(h)) return Reject(why, Code::kBadPlacement, [&] { return "hero in " + RegionName(h) + ": not a region the " + RaceName(race) + " keep"; });
+    // Both heroes are placed, in 2 different regions, unless the race keeps a single region (RULINGS 10).
+    const auto keeps = std::count_if(a.placement.begin(), a.placement.end(), [](const Placement& p) { return p.count > 0; });
+    if (a.heroes.size() == 1 && keeps >= 2)
+      return Reject(why, Code::kBadPlacement, [&] { return "both heroes are placed, in 2 different regions: the " + RaceName(race) + " keep " + std::to_string(keeps) + " regions"; });
   }
   return Code::kOk;
 }

@@ -64,8 +64,10 @@ void Randomize(const Game& game, Rng& rng, Action* a) {
   if (power == Power::kFortified && !game.turn().fortress_placed) a->fortress = any();
   if (power == Power::kHeroic) {
     a->heroes = {any()};
-    const int second = any();
+    const int second = any();  // drawn as before, so that the games without a clash stay the same
     if (second != a->heroes[0]) a->heroes.push_back(second);
+    for (size_t i = 0; i < kept.size() && a->heroes.size() < 2; ++i)  // both heroes, when it keeps 2 regions (RULINGS 10)
+      if (kept[i] != a->heroes[0]) a->heroes.push_back(kept[i]);
   }
 }
 
