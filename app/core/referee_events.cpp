@@ -11,7 +11,7 @@ namespace {
 
 // Whether `seen`, the flagged region read after the players said the conquest was taken back, may still be the
 // attempt misread: anything but the attacker's active race holding more tokens than the attempt placed. That is
-// the conquest made again, legally, before the camera saw the attempt leave (docs/referee.md, "Flags").
+// the conquest made again, legally, before the camera saw the attempt leave (docs/referee.md, "Events").
 bool MayStillShowAttempt(const engine::Game& game, const engine::Action* attempt, const engine::ObservedRegion& seen) {
   if (!attempt || attempt->type != engine::ActionType::kConquer || attempt->tokens < 0) return true;
   const int race = game.players()[attempt->player].active;
