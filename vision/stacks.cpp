@@ -25,7 +25,7 @@ constexpr double kPpm = kBoardPxPerMm;
 constexpr int kDirections = 16;
 constexpr double kReachMm = 12;       // how far beyond a footprint a wall or shadow is followed
 constexpr double kTokenMm = 1.8;      // a race token's thickness
-constexpr double kTallerRatio = 1.5;  // a shadow this much stronger than a single token's is a stack's
+constexpr double kTallerRatio = 1.2;  // a shadow this much stronger than a single token's is a stack's
 constexpr double kWiderWall = 3.5;    // a wall this many times wider than a single token's is a stack's
 
 bool IsRace(const std::string& kind) {
