@@ -172,9 +172,10 @@ class LosingFrames : public FrameSource {
   LosingFrames(std::unique_ptr<FrameSource> frames, std::function<bool(int64_t)> lost, int64_t end)
       : frames_(std::move(frames)), lost_(std::move(lost)), end_(end) {}
   bool Next(Frame* frame) override {
-    while (frames_->Next(frame))
+    while (frames_->Next(frame)) {
       if (frame->index >= end_) return false;
-      else if (!lost_(frame->index)) return true;
+      if (!lost_(frame->index)) return true;
+    }
     return false;
   }
 
@@ -216,14 +217,14 @@ std::optional<MadeAgain> FindMadeAgain(const std::vector<vision::Observation>& t
 // showing the conquest made again, is judged as seen (not forced back to the game's board, which hid the legal
 // conquest and lost the rest of the game's tallies).
 TEST_F(DemoTableTest, AConquestMadeAgainBeforeTheCameraSawItTakenBackIsCommitted) {
-  const std::optional<MadeAgain> case_ = FindMadeAgain(table_->truth);
-  ASSERT_TRUE(case_) << "the demo has a conquest taken back and made again";
+  const std::optional<MadeAgain> found = FindMadeAgain(table_->truth);
+  ASSERT_TRUE(found) << "the demo has a conquest taken back and made again";
   auto session = RefereeSession::Start(Options("made-again.json"), script_->record);
   ASSERT_TRUE(session) << session.error();
   auto folder = OpenImageFolder(table_->frames);
   ASSERT_TRUE(folder) << folder.error();
-  const int64_t end = case_->again + 20;
-  LosingFrames frames(std::move(*folder), [&](int64_t i) { return i >= case_->back && i < case_->again; }, end);
+  const int64_t end = found->again + 20;
+  LosingFrames frames(std::move(*folder), [&](int64_t i) { return i >= found->back && i < found->again; }, end);
   std::vector<TableEvent> events;
   for (const TableEvent& e : table_->events)
     if (e.after_frame < end) events.push_back(e);
@@ -232,21 +233,21 @@ TEST_F(DemoTableTest, AConquestMadeAgainBeforeTheCameraSawItTakenBackIsCommitted
   std::optional<engine::ObservedRegion> after_back;  // the region as judged once the players said "taken back"
   auto run = RunReferee(**session, frames, events, [&](const Notice& n) {
     players.OnNotice(n, [&](const Notice& m) {
-      flags_here += m.kind == NoticeKind::kFlag && m.data.value("region", -1) == case_->region;
+      flags_here += m.kind == NoticeKind::kFlag && m.data.value("region", -1) == found->region;
       if (m.kind == NoticeKind::kResolved && m.text == "the flagged conquest is taken back" && !after_back)
-        after_back = (*session)->last_seen()->regions[case_->region];
+        after_back = (*session)->last_seen()->regions[found->region];
     });
   });
   ASSERT_TRUE(run) << run.error();
   EXPECT_EQ(players.taken_back(), 1);
-  EXPECT_EQ(flags_here, 1) << "region " << case_->region << ": flagged once, the attempt";
-  const engine::ObservedRegion made = ToObserved(table_->truth[case_->again]).regions[case_->region];
+  EXPECT_EQ(flags_here, 1) << "region " << found->region << ": flagged once, the attempt";
+  const engine::ObservedRegion made = ToObserved(table_->truth[found->again]).regions[found->region];
   ASSERT_TRUE(after_back.has_value());
   EXPECT_EQ(after_back->race, made.race) << "left as the camera read it, not as the game had it";
   EXPECT_EQ(after_back->tokens, made.tokens);
   // The game follows the table: its board is what the last board committed shows.
   const int64_t last = (*session)->journal().LastObservedFrame();
-  ASSERT_GT(last, case_->again);
+  ASSERT_GT(last, found->again);
   const engine::ObservedBoard real = ToObserved(table_->truth[last]);
   for (int r = 0; r < real.size(); ++r) EXPECT_TRUE(engine::ReadsAs((*session)->game().board()[r], real.regions[r])) << "region " << r << ", frame " << last;
 }
