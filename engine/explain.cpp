@@ -39,11 +39,8 @@ std::vector<int> Differing(const Game& game, const ObservedBoard& seen) {
 std::vector<int> MovesHiddenAtTurnEnd(const Game& game, const ObservedBoard& seen) {
   std::vector<bool> hidden_race(kRaceCount, false);
   const int active = game.players()[game.current_player()].active;
-  const Race amazons = Race::kAmazons;
-  if (active == static_cast<int>(amazons) && !game.turn().redeployed) {
-    const CivState& c = game.civ(amazons);
-    hidden_race[active] = std::min(kAmazonConquestOnlyTokens, game.TokensOnBoard(amazons) + c.hand + c.aside) - c.aside - c.hand > 0;
-  }
+  if (active == static_cast<int>(Race::kAmazons) && !game.turn().redeployed)
+    hidden_race[active] = game.AmazonsToSetAside() > game.civ(Race::kAmazons).hand;  // some leave the board
   for (int r = 0; r < kRaceCount; ++r) {
     const CivState& c = game.civ(static_cast<Race>(r));
     if (c.owner >= 0 && c.owner != game.current_player() && c.hand > 0 && (game.turn().withdrawn & (1u << c.owner))) hidden_race[r] = true;

@@ -139,6 +139,9 @@ class Game {
   int DeclinedGhouls(int player) const;
   // A debug consistency check of the whole state (token and piece counts, owners); "" when consistent.
   std::string CheckConsistency() const;
+  // The Amazons' conquest-only tokens still to set aside at the end of this turn: the 4 less those aside already,
+  // at most what the Amazons hold (taken from the hand first, then from the board: docs/record.md).
+  int AmazonsToSetAside() const;
 
   // SoloPlay (solo.h, docs/solo.md). The variant's state, or nullptr in a standard game.
   const SoloState* solo() const { return solo_.on ? &solo_ : nullptr; }

@@ -182,9 +182,14 @@ void Game::DoRedeploy(const Action& a) {
 }
 
 // Amazons' 4 conquest-only tokens when the turn ends without a redeploy (docs/record.md).
+int Game::AmazonsToSetAside() const {
+  const CivState& c = civ(Race::kAmazons);
+  return std::min(kAmazonConquestOnlyTokens, TokensOnBoard(Race::kAmazons) + c.hand + c.aside) - c.aside;
+}
+
 void Game::SetAmazonsAside(Race race) {
   CivState& c = civ_mut(race);
-  int need = std::min(kAmazonConquestOnlyTokens, TokensOnBoard(race) + c.hand + c.aside) - c.aside;
+  int need = AmazonsToSetAside();
   const int from_hand = std::min(need, c.hand);
   c.hand -= from_hand, c.aside += from_hand, need -= from_hand;
   for (; need > 0; --need) {

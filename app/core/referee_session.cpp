@@ -275,7 +275,7 @@ engine::ExplainContext RefereeSession::Context(bool turn_ending) const {
   engine::ExplainContext ctx;
   // A die belongs to the turn of the player who rolled it: told early (while the turn before waits for its
   // board to settle), it is not that turn's.
-  ctx.die = die_player_ < 0 || die_player_ == game().current_player() ? die_ : -1;
+  ctx.die = DieIsFor(game().current_player()) ? die_ : -1;
   ctx.ask_hidden_counts = options_.ask_hidden_counts;
   ctx.turn_ending = turn_ending;
   ctx.die_final = die_final_;
@@ -393,7 +393,7 @@ bool RefereeSession::CommitAction(const engine::Action& action, int64_t frame, s
   out->push_back(n);
   // A die told and never used (its attempt failed and changed nothing on the board) ends with its player's turn:
   // else the next player's first conquest would be read as reinforced by it, and as that turn's last.
-  if (action.type == engine::ActionType::kEndTurn && (die_player_ < 0 || die_player_ == action.player)) die_ = -1, die_player_ = -1;
+  if (action.type == engine::ActionType::kEndTurn && DieIsFor(action.player)) die_ = -1, die_player_ = -1;
   TellCoins(out);
   return true;
 }

@@ -164,6 +164,8 @@ class RefereeSession {
 
   int die_ = -1;                                      // a die face told and not yet used ...
   int die_player_ = -1;                               // ... by this player, for a conquest of that player's turn
+  // The told die is `player`'s (one of an older resume point, without its player, is whoever plays).
+  bool DieIsFor(int player) const { return die_player_ < 0 || die_player_ == player; }
   bool die_final_ = false;                            // SoloPlay: another die is told; the unused one is read now
   int open_flag_ = -1, open_question_ = -1;
   int flag_region_ = -1;                              // the open flag's region

@@ -21,7 +21,14 @@ namespace fs = std::filesystem;
 const cv::Size kFrame = testing::kSuiteTableFrame;
 constexpr uint64_t kSeed = testing::kSuiteTableSeed;
 
-class DemoTableTest : public testing::SuiteTableTest {};
+class DemoTableTest : public testing::SuiteTableTest {
+ protected:
+  // The demo's players answer what the referee asks about `frame` (a corrected board may ask again: 3 rounds).
+  static void AnswerAsThePlayers(RefereeSession& session, int64_t frame) {
+    for (int round = 0; round < 3; ++round)
+      if (auto answer = table_->Answer(session, frame)) session.OnEvent(*answer);
+  }
+};
 
 TEST_F(DemoTableTest, APreparedTableReopensOnlyForItsSeedAndSize) {
   EXPECT_FALSE(table_->events.empty());
@@ -152,10 +159,7 @@ TEST_F(DemoTableTest, AConquestToldTakenBackIsNotFlaggedAgain) {
   RefereeStepper stepper(**session, **frames, table_->events);
   std::vector<Notice> notices;
   core::Frame frame;
-  while ((*session)->open_flag() < 0 && stepper.Step(&notices, &frame)) {
-    for (int round = 0; round < 3; ++round)
-      if (auto answer = table_->Answer(**session, frame.index)) (*session)->OnEvent(*answer);
-  }
+  while ((*session)->open_flag() < 0 && stepper.Step(&notices, &frame)) AnswerAsThePlayers(**session, frame.index);
   ASSERT_GE((*session)->open_flag(), 0) << "the demo has illegal conquests";
   auto back = ParseTableEvent({{"do", "take_back"}}, "test");
   ASSERT_TRUE(back) << back.error();
@@ -265,8 +269,7 @@ TEST_F(DemoTableTest, AStackCountCorrectedIsLeftToTheRulesOnceTheGameHoldsIt) {
   auto step = [&] {
     images[frame.index] = frame.image;
     (*session)->OnFrame(frame);
-    for (int round = 0; round < 3; ++round)
-      if (auto answer = table_->Answer(**session, frame.index)) (*session)->OnEvent(*answer);
+    AnswerAsThePlayers(**session, frame.index);
   };
   // A settled board with a stack the camera reads confidently, but only as a lower bound, which the game meets.
   int region = -1;
