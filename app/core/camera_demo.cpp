@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "app/core/truth_players.h"
@@ -54,6 +55,7 @@ engine::Result<CameraDemoReport> RefereeScript(const DemoReport& scripted, const
     if (options.on_notice) options.on_notice(n);
     if (n.kind == NoticeKind::kCoins) {
       const nlohmann::json& c = n.data["coins"];
+      report.turns.resize(std::min(report.turns.size(), n.data.value("turn", report.turns.size())));  // an amended turn: told anew
       report.turns.push_back({n.data.value("round", 0), n.data.value("player", ""), "",
                               engine::CoinBreakdown{c.value("regions", 0), c.value("race", 0), c.value("power", 0)}, n.data.value("after", 0)});
     }

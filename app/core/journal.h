@@ -113,6 +113,7 @@ class Journal {
   const std::filesystem::path& path() const { return path_; }
   const engine::Game& game() const { return timeline_.game(); }
   const std::vector<engine::Action>& actions() const { return timeline_.actions(); }
+  const GameTimeline& timeline() const { return timeline_; }
   const std::vector<std::string>& players() const { return header_record_.players; }
   int size() const { return static_cast<int>(entries_.size()); }
   EntryKind kind(int seq) const { return entries_[seq].kind; }

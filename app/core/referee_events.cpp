@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "app/core/hidden_arrangement.h"
 #include "app/core/referee_session.h"
 #include "engine/observed.h"
 
@@ -149,6 +150,7 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       } else if (!record_event()) {
         return out;
       }
+      if (open_flag_ < 0 && !AmendHiddenArrangement(&out)) return out;
       const engine::ExplainKind corrected_kind = open_flag_ >= 0 ? engine::Explain(game(), *last_seen_, Context(false)).kind : engine::ExplainKind::kIllegal;
       if (corrected_kind == engine::ExplainKind::kExplained) {
         // The flag was raised on a misreading: read right, the board is what legal actions leave. The attempt as
@@ -169,6 +171,7 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       auto u = journal_.AppendUndo(event.note);
       if (!u) return refuse(u.error()), out;
       out.push_back({NoticeKind::kCommitted, -1, "the last action was taken out: " + event.note, u->seq});
+      coins_told_ = std::min(coins_told_, game().scores().size());  // an end of turn taken out is told again when made
       committed_seen_ = engine::ObserveBoard(game().board());
       last_seen_.reset();
       corrections_.clear();
@@ -176,6 +179,31 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
     }
   }
   return out;
+}
+
+bool RefereeSession::AmendHiddenArrangement(std::vector<Notice>* out) {
+  if (!last_seen_ || game().solo()) return true;
+  // Only a board the rules cannot settle as it is, and that the amended game explains.
+  const std::optional<Amendment> amendment = FindHiddenArrangement(journal_.timeline(), *last_seen_);
+  if (!amendment || engine::Explain(game(), *last_seen_, Context(false)).kind != engine::ExplainKind::kQuestion ||
+      engine::Explain(*amendment->after, *last_seen_, Context(false)).kind == engine::ExplainKind::kQuestion)
+    return true;
+  // The owner's turn and the actions after it are taken out, then made again with the amended redeployment.
+  const std::string why = "amended: " + amendment->text + ", an arrangement the camera could not see (the players' correction)";
+  int seq = -1;
+  for (int k = 0; k < amendment->undo; ++k) {
+    auto u = journal_.AppendUndo(why);
+    if (!u) return Written(u.error(), out);
+    if (seq < 0) seq = u->seq;
+  }
+  coins_told_ = std::min(coins_told_, game().scores().size());
+  Notice n{NoticeKind::kCommitted, -1, "the camera could not see " + amendment->text + "; " + std::to_string(amendment->undo) +
+                                           (amendment->undo == 1 ? " action" : " actions") + " taken out and made again with it", seq};
+  n.data = {{"amended", {{"player", players()[amendment->owner]}, {"round", amendment->round}, {"regions", amendment->regions}, {"undone", amendment->undo}}}};
+  out->push_back(n);
+  for (const engine::Action& a : amendment->redo)
+    if (!CommitAction(a, -1, out)) return false;
+  return true;
 }
 
 void RefereeSession::ApplyDeferred(std::vector<Notice>* out) {

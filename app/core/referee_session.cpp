@@ -404,7 +404,8 @@ void RefereeSession::TellCoins(std::vector<Notice>* out) {
     const engine::TurnScore& t = g.scores()[coins_told_];
     Notice n;
     n.kind = NoticeKind::kCoins;
-    n.data = {{"round", t.round},
+    n.data = {{"turn", coins_told_},  // the index of the turn scored: a turn amended is told again
+              {"round", t.round},
               {"player", players()[t.player]},
               {"coins", {{"regions", t.coins.regions}, {"race", t.coins.race}, {"power", t.coins.power}, {"total", t.coins.total()}}},
               {"after", g.players()[t.player].coins}};

@@ -146,7 +146,10 @@ class RefereeSession {
   const std::string& Failure() const;  // the record's or the resume point's failed write ("": none)
   void MarkReplayed(bool replaying_at_start, std::vector<Notice>* out) const;
   void TellCoins(std::vector<Notice>* out);
-  void ApplyDeferred(std::vector<Notice>* out);  // a told action that waited for the board to be settled
+  void ApplyDeferred(std::vector<Notice>* out);
+  // After the players' correction: a count arrangement the camera could not see, amended where it was made
+  // (hidden_arrangement.h). False when a write failed.
+  bool AmendHiddenArrangement(std::vector<Notice>* out);  // a told action that waited for the board to be settled
   engine::ExplainContext Context(bool turn_ending) const;
   bool Flaggable(engine::ActionType type) const;  // an action the rules refuse that is flagged, not asked about
 

@@ -16,7 +16,7 @@
 namespace swref::core {
 namespace {
 
-std::string ReadAll(const std::filesystem::path& p) {
+std::string ReadFileText(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
@@ -72,7 +72,7 @@ TEST(SummariseRecord, ARecordWithoutAJournal) {
 
 TEST(SummariseRecord, AHouseRulingShowsAsSuch) {
   testing::TempDir dir;
-  auto demo = engine::ParseRecord(nlohmann::json::parse(ReadAll(kFirstGame)));
+  auto demo = engine::ParseRecord(nlohmann::json::parse(ReadFileText(kFirstGame)));
   ASSERT_TRUE(demo.ok());
   demo->actions[4].house_ruling = true;  // let the non-adjacent conquest stand
   auto j = JournalRecord(*demo, dir / "house.json", nlohmann::json::object());
@@ -99,38 +99,38 @@ TEST(WriteReports, OneRecordEveryFile) {
   ASSERT_FALSE(png.empty());
   EXPECT_EQ(png.cols, 1440);
   EXPECT_EQ(png.rows, 810);
-  const std::string turns = ReadAll(dir / "out" / "first-game-turns.csv");
+  const std::string turns = ReadFileText(dir / "out" / "first-game-turns.csv");
   EXPECT_EQ(Lines(turns), 5);
   EXPECT_EQ(turns.substr(0, turns.find('\r')), "round,player,combo,regions,race,power,turn,coins Ann,coins Bob");
-  const std::string flags = ReadAll(dir / "out" / "first-game-flags.csv");
+  const std::string flags = ReadFileText(dir / "out" / "first-game-flags.csv");
   EXPECT_NE(flags.find(",region 13 needs 6 tokens: 2 + 4 defending tokens; 3 placed,"), std::string::npos) << flags;  // no comma: no quotes
   EXPECT_NE(flags.find(",\"conquer region 13, 3 tokens\","), std::string::npos) << flags;                            // a comma: quoted
-  const std::string html = ReadAll(dir / "out" / "first-game.html");
+  const std::string html = ReadFileText(dir / "out" / "first-game.html");
   EXPECT_NE(html.find("No hash chain"), std::string::npos);
   EXPECT_NE(html.find("first-game-scores.svg"), std::string::npos);
 }
 
 TEST(WriteReports, ATournamentOfThreeGames) {
   testing::TempDir dir;
-  std::ofstream(dir / "a.json") << ReadAll(kFirstGame);
+  std::ofstream(dir / "a.json") << ReadFileText(kFirstGame);
   std::filesystem::create_directory(dir / "x");
-  std::ofstream(dir / "x" / "a.json") << ReadAll(kFirstGame);
+  std::ofstream(dir / "x" / "a.json") << ReadFileText(kFirstGame);
   auto out = WriteReports({kFirstGame, dir / "a.json", dir / "x" / "a.json"}, dir / "out");
   ASSERT_TRUE(out.ok()) << out.error();
   EXPECT_EQ(out->games[1].name, "a");
   EXPECT_EQ(out->games[2].name, "a-2");
   EXPECT_EQ(out->files.size(), 3 * 6u + 2);
-  const std::string csv = ReadAll(dir / "out" / "tournament.csv");
+  const std::string csv = ReadFileText(dir / "out" / "tournament.csv");
   EXPECT_EQ(Lines(csv), 3);
   EXPECT_NE(csv.find("1,Ann,3,0,75,1.00,1,25,1,25,1,25"), std::string::npos) << csv;
-  EXPECT_NE(ReadAll(dir / "out" / "tournament.html").find("a-2.html"), std::string::npos);
+  EXPECT_NE(ReadFileText(dir / "out" / "tournament.html").find("a-2.html"), std::string::npos);
 }
 
 TEST(WriteReports, RefusesATamperedRecordAndWritesNothing) {
   testing::TempDir dir;
-  auto record = engine::ParseRecord(nlohmann::json::parse(ReadAll(kFirstGame)));
+  auto record = engine::ParseRecord(nlohmann::json::parse(ReadFileText(kFirstGame)));
   ASSERT_TRUE(JournalRecord(*record, dir / "j.json", nlohmann::json::object()).ok());
-  std::string text = ReadAll(dir / "j.json");
+  std::string text = ReadFileText(dir / "j.json");
   text.replace(text.find("\"seed\": 7"), 9, "\"seed\": 8");
   std::ofstream(dir / "j.json", std::ios::binary) << text;
   ReportFailure failure;

@@ -1,0 +1,126 @@
+#include "app/core/hidden_arrangement.h"
+
+#include <algorithm>
+#include <map>
+
+#include "engine/components.h"
+
+namespace swref::core {
+namespace {
+
+using engine::Action;
+using engine::ActionType;
+
+bool ShowsActive(const engine::ObservedRegion& seen, int race) { return seen.race && static_cast<int>(*seen.race) == race && !seen.decline; }
+
+// The regions where `seen` shares the active `race`'s tokens differently from `board`, or none when the difference
+// is not a pure rearrangement: the same regions held, each differing only in a count read for certain, the same
+// number of tokens on them in all (at least 2 regions).
+std::vector<int> Rearranged(const engine::Board& board, const engine::ObservedBoard& seen, int race) {
+  std::vector<int> moved;
+  int before = 0, after = 0;
+  for (int i = 0; i < seen.size(); ++i) {
+    const engine::RegionState& r = board[i];
+    const engine::ObservedRegion& s = seen.regions[i];
+    const bool held = r.race == race && !r.decline && r.tokens > 0;
+    if (held != ShowsActive(s, race)) return {};
+    if (!held || engine::ReadsAs(r, s)) continue;
+    engine::RegionState recounted = r;
+    recounted.tokens = static_cast<uint8_t>(s.tokens);
+    if (s.uncertain || !s.tokens_certain || s.tokens < 1 || !engine::ReadsAs(recounted, s)) return {};  // not the count alone
+    moved.push_back(i);
+    before += r.tokens, after += s.tokens;
+  }
+  if (moved.size() < 2 || before != after) return {};
+  return moved;
+}
+
+std::string CountsText(const std::vector<int>& regions, const std::map<int, int>& counts) {
+  std::string s;
+  for (int r : regions) s += (s.empty() ? "" : ", ") + std::to_string(counts.at(r)) + " in region " + std::to_string(r);
+  return s;
+}
+
+// The owner's last turn amended so that the race's tokens lie as `seen` shows them on `moved`; none when that turn
+// is further back than `max_undo` actions, or any action after it is not taken again.
+std::optional<Amendment> Amend(GameTimeline t, const engine::ObservedBoard& seen, int owner, int race, const std::vector<int>& moved,
+                               int max_undo) {
+  const engine::Board final_board = t.game().board();
+  std::vector<Action> undone;  // the last first, down to the owner's end of turn
+  for (;;) {
+    if (t.actions().empty() || static_cast<int>(undone.size()) >= max_undo) return std::nullopt;
+    undone.push_back(t.actions().back());
+    t.Undo();
+    if (undone.back().type == ActionType::kEndTurn && undone.back().player == owner) break;
+  }
+  if (t.game().players()[owner].active != race) return std::nullopt;
+  Amendment out;
+  out.owner = owner, out.race = race, out.round = t.game().round();
+  out.undo = static_cast<int>(undone.size());
+
+  // The turn's arrangement: its redeployment (taken back too and made anew), or the board as its end leaves it.
+  Action redeploy;
+  redeploy.type = ActionType::kRedeploy;
+  redeploy.player = owner;
+  std::map<int, int> counts;
+  const Action* last = t.actions().empty() ? nullptr : &t.actions().back();
+  if (last && last->type == ActionType::kRedeploy && last->player == owner && last->with == engine::With::kNone) {
+    redeploy = *last;
+    t.Undo();
+    ++out.undo;
+    for (const engine::Placement& p : redeploy.placement) counts[p.region] = p.count;
+  } else {
+    engine::Game ended = t.game();
+    if (!ended.Apply(undone.back()).ok()) return std::nullopt;
+    for (int i = 0; i < static_cast<int>(ended.board().size()); ++i) {
+      const engine::RegionState& r = ended.board()[i];
+      if (r.race == race && !r.decline && r.tokens > 0) counts[i] = r.tokens;
+    }
+  }
+  std::map<int, int> was;
+  for (int r : moved) {
+    auto it = counts.find(r);
+    if (it == counts.end()) return std::nullopt;
+    was[r] = it->second;
+    it->second += seen.regions[r].tokens - final_board[r].tokens;
+    if (it->second < 1) return std::nullopt;
+  }
+  redeploy.placement.clear();
+  for (const auto& [region, n] : counts) redeploy.placement.push_back({region, n});
+
+  // Made again: the amended redeployment, then every action taken back, each taken as before.
+  out.redo.push_back(redeploy);
+  if (!t.Apply(redeploy).verdict.ok()) return std::nullopt;
+  for (auto it = undone.rbegin(); it != undone.rend(); ++it) {
+    out.redo.push_back(*it);
+    if (!t.Apply(*it).applied()) return std::nullopt;
+  }
+  // The race's regions read as seen; no region that read as seen before reads otherwise now.
+  const engine::Board& board = t.game().board();
+  for (int i = 0; i < seen.size(); ++i) {
+    const bool fit = engine::ReadsAs(board[i], seen.regions[i]);
+    if (!fit && (engine::ReadsAs(final_board[i], seen.regions[i]) || std::count(moved.begin(), moved.end(), i))) return std::nullopt;
+  }
+  out.regions = moved;
+  out.after = t.game();
+  out.text = t.game().players()[owner].name + "'s " + std::string(engine::Info(static_cast<engine::Race>(race)).name) + " at the end of round " + std::to_string(out.round) + ": " +
+             CountsText(moved, counts) + " (the game had " + CountsText(moved, was) + ")";
+  return out;
+}
+
+}  // namespace
+
+std::optional<Amendment> FindHiddenArrangement(const GameTimeline& timeline, const engine::ObservedBoard& seen, int max_undo) {
+  const engine::Game& now = timeline.game();
+  if (now.solo() || seen.size() != static_cast<int>(now.board().size())) return std::nullopt;
+  for (int owner = 0; owner < static_cast<int>(now.players().size()); ++owner) {
+    const int race = now.players()[owner].active;
+    if (race < 0 || owner == now.current_player()) continue;
+    const std::vector<int> moved = Rearranged(now.board(), seen, race);
+    if (moved.empty()) continue;
+    if (auto a = Amend(timeline, seen, owner, race, moved, max_undo)) return a;
+  }
+  return std::nullopt;
+}
+
+}  // namespace swref::core

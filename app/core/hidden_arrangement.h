@@ -1,0 +1,43 @@
+// A count arrangement the camera could not see, amended where it was made (docs/referee.md, "Arrangements the
+// camera could not see").
+//
+// A stack read as a certain single token (a silent count error of the camera) can hide a player's redeployment:
+// the board then reads as the game has it, the turn ends with the old arrangement, and the game goes on. When the
+// players later correct the reading, the board shows the same race on the same regions with the same number of
+// tokens, only shared differently: no action of the turn being played makes that (another player's regions change
+// only by a conquest or a withdrawal), and the question could never be settled.
+//
+// FindHiddenArrangement finds the turn it came from: the owner's last turn is taken back to before its end (and
+// its redeployment, if it had one), a redeployment placing the tokens as the board shows them is made there, and the
+// actions after it are made again. It is an amendment only when every one of them is taken again, and the board
+// then reads as seen on the race's regions without any other region reading worse.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/core/game_timeline.h"
+#include "engine/action.h"
+#include "engine/game.h"
+#include "engine/observed.h"
+
+namespace swref::core {
+
+struct Amendment {
+  int owner = -1;                    // the player whose turn is amended
+  int race = -1;                     // the race whose tokens are shared anew (Race as int)
+  int round = 0;                     // the round of that turn
+  int undo = 0;                      // actions taken back, the last first
+  std::vector<engine::Action> redo;  // then made: the amended redeployment and every action taken back after it
+  std::vector<int> regions;          // the regions whose counts change, sorted
+  std::optional<engine::Game> after; // the game once amended
+  std::string text;                  // for people: "P4's Ratmen at the end of round 4: 2 in region 22, 1 in region 24"
+};
+
+// The amendment that makes `seen` read as the game on one race's regions, or none. Standard games only (a
+// SoloPlay redeployment is a single move, docs/solo.md); never the current player's active race (its own
+// redeployment is read as the turn goes); at most `max_undo` actions taken back.
+std::optional<Amendment> FindHiddenArrangement(const GameTimeline& timeline, const engine::ObservedBoard& seen, int max_undo = 48);
+
+}  // namespace swref::core
