@@ -51,6 +51,10 @@ Code Game::CheckPieces(Race race, const Action& a, const std::vector<int>& after
     for (int h : a.heroes)
       if (!kept(h))
         return Reject(why, Code::kBadPlacement, [&] { return "hero in " + RegionName(h) + ": not a region the " + name + " keep"; });
+    // Both heroes are placed, in 2 different regions, unless the race keeps a single region (RULINGS 10).
+    const auto keeps = std::count_if(after.begin(), after.end(), [](int n) { return n > 0; });
+    if (a.heroes.size() == 1 && keeps >= 2)
+      return Reject(why, Code::kBadPlacement, [&] { return "both heroes are placed, in 2 different regions: the " + name + " keep " + std::to_string(keeps) + " regions"; });
   }
   return Code::kOk;
 }
