@@ -77,6 +77,12 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       const auto& names = players();
       const auto who = std::find(names.begin(), names.end(), event.player);
       if (who == names.end()) return refuse("no player of this game is called \"" + event.player + "\""), out;
+      if (!deferred_.empty()) {
+        // Told after actions that wait (an end of turn waiting for a flag): the die waits too, in order. Else a later
+        // player's roll would take the place of the one the waiting turn's last conquest used.
+        deferred_.push_back(event);
+        return out;
+      }
       if (!record_event()) return out;
       if (die_ >= 0 && last_seen_ && game().solo()) {  // SoloPlay: the unused die's failed attack is read now
         die_final_ = true;

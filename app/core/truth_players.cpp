@@ -36,7 +36,8 @@ void TruthPlayers::OnNotice(const Notice& notice, const std::function<void(const
       bool back = false;
       if (region >= 0) {  // a conquest: its region
         const engine::ObservedRegion* now = region < real.size() ? &real.regions[region] : nullptr;
-        const bool gone = now && flagged_ && (now->race != flagged_->race || now->decline != flagged_->decline || now->tokens != flagged_->tokens);
+        // (The dragon too: its attack taken back and the region conquered again without it.)
+        const bool gone = now && flagged_ && (!SameReading(*now, *flagged_) || now->dragon != flagged_->dragon);
         back = now && (gone || engine::ReadsAs(committed[region], *now));
       } else if (flagged_board_ && flagged_board_->size() == real.size() && real.size() == static_cast<int>(committed.size())) {
         // a SoloPlay redeployment or erosion: the regions it changed no longer show it (or the board is as before)

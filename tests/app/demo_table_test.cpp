@@ -149,6 +149,46 @@ TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
   EXPECT_EQ(ends, 1);
 }
 
+// A die told while actions wait (for a question, or a flag) waits with them, in order: the next player's roll must
+// not take the place of the one the waiting turn may still use (2p seed 5 of `swref bench referee`: Bob's die told
+// while Ann's end of turn waited for a flag; her reinforced last conquest was then read without her die).
+TEST_F(DemoTableTest, ADieToldWhileActionsWaitWaitsWithThem) {
+  auto session = RefereeSession::Start(Options("die-waits.json"), script_->record);
+  ASSERT_TRUE(session) << session.error();
+  auto frames = OpenImageFolder(table_->frames);
+  ASSERT_TRUE(frames) << frames.error();
+  core::Frame frame;
+  while ((*session)->open_question() < 0 && frame.index < 100) {
+    ASSERT_TRUE((*frames)->Next(&frame));
+    (*session)->OnFrame(frame);
+  }
+  ASSERT_GE((*session)->open_question(), 0) << "the demo's camera asks about region 15 early on";
+  auto told = [&](const nlohmann::json& body) {
+    auto e = ParseTableEvent(body, "test");
+    EXPECT_TRUE(e) << e.error();
+    return (*session)->OnEvent(*e);
+  };
+  told({{"player", "Ann"}, {"do", "pick"}, {"slot", 0}});
+  told({{"player", "Ann"}, {"do", "end_turn"}});
+  EXPECT_TRUE(told({{"player", "Bob"}, {"do", "die"}, {"face", 2}}).empty());
+  EXPECT_EQ((*session)->SaveState().die, -1) << "Bob's die is told after Ann's end of turn, which waits";
+  const auto answer = table_->Answer(**session, frame.index);
+  ASSERT_TRUE(answer.has_value());
+  (*session)->OnEvent(*answer);
+  EXPECT_EQ((*session)->SaveState().die, 2);
+  EXPECT_EQ((*session)->SaveState().die_player, 1);
+  // In the record, the die comes after Ann's end of turn, as it was told.
+  const Journal& j = (*session)->journal();
+  int last_event = -1, last_action = -1;
+  for (int k = 0; k < j.size(); ++k) {
+    if (j.kind(k) == EntryKind::kEvent) last_event = k;
+    if (j.kind(k) == EntryKind::kAction) last_action = k;
+  }
+  EXPECT_GT(last_event, last_action);
+  ASSERT_FALSE(j.actions().empty());
+  EXPECT_EQ(j.actions().back().type, engine::ActionType::kEndTurn);
+}
+
 // "Taken back", told by the players while the camera still shows the attempt: the attempt is not flagged again
 // when the last board is judged once more (at the end of the turn that waited for the flag).
 TEST_F(DemoTableTest, AConquestToldTakenBackIsNotFlaggedAgain) {
