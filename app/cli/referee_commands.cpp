@@ -1,5 +1,6 @@
 #include "app/cli/referee_commands.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -165,7 +166,7 @@ int RunRefereeBench(const core::RefereeBenchOptions& options, bool json) {
   if (json) {
     nlohmann::json games = nlohmann::json::array();
     for (const auto& g : r.games)
-      games.push_back({{"game", g.name}, {"frames", g.frames}, {"flags_expected", g.flags_expected}, {"flags_raised", g.flags_raised},
+      games.push_back({{"game", g.name}, {"solo", g.solo}, {"frames", g.frames}, {"flags_expected", g.flags_expected}, {"flags_raised", g.flags_raised},
                        {"flags_matched", g.flags_matched}, {"turns", g.turns}, {"turns_exact", g.turns_exact}, {"questions", g.questions},
                        {"corrections", g.corrections}, {"taken_back", g.taken_back}, {"flags_withdrawn", g.flags_withdrawn}, {"final_coins_equal", g.final_coins_equal}, {"seconds", g.seconds}});
     nlohmann::json kinds = nlohmann::json::object();
@@ -194,6 +195,21 @@ int RunRefereeBench(const core::RefereeBenchOptions& options, bool json) {
   std::printf("questions to the players: %d (%d region readings corrected) over %d frames; flags the players said were taken back: %d;\n"
               "flags raised on a misreading and withdrawn when the players corrected it (not counted above): %d\n",
               r.questions, r.corrections, r.frames, r.taken_back, r.flags_withdrawn);
+  // Standard and SoloPlay games apart, when both ran (the goals are the standard game's).
+  const bool any_solo = std::any_of(r.games.begin(), r.games.end(), [](const core::RefereeBenchGame& g) { return g.solo; });
+  const bool any_standard = std::any_of(r.games.begin(), r.games.end(), [](const core::RefereeBenchGame& g) { return !g.solo; });
+  for (int solo = 0; solo < 2 && any_solo && any_standard; ++solo) {
+    int games = 0, raised = 0, matched = 0, expected = 0, turns = 0, exact = 0, equal = 0;
+    for (const auto& g : r.games) {
+      if (g.solo != (solo == 1)) continue;
+      ++games, raised += g.flags_raised, matched += g.flags_matched, expected += g.flags_expected;
+      turns += g.turns, exact += g.turns_exact, equal += g.final_coins_equal;
+    }
+    auto pct = [](int a, int b) { return b ? 100.0 * a / b : 100.0; };
+    std::printf("%s %d game%s: precision %.1f%% (%d/%d), recall %.1f%% (%d/%d), tallies exact %d of %d (%.1f%%), %d as scripted\n",
+                solo ? "SoloPlay" : "standard", games, games == 1 ? "" : "s", pct(matched, raised), matched, raised, pct(matched, expected), matched,
+                expected, exact, turns, pct(exact, turns), equal);
+  }
   return 0;
 }
 

@@ -56,6 +56,7 @@ engine::Result<RefereeBenchReport> RunRefereeBench(const RefereeBenchOptions& op
       const std::string& key = options.maps[static_cast<size_t>(i) % options.maps.size()];
       table_seed = options.seed + static_cast<uint64_t>(i);
       game.name = (solo ? "solo " : "") + key + " seed " + std::to_string(table_seed);
+      game.solo = solo;
       auto map = engine::BuiltinMap(key);
       auto injected = solo ? engine::PlayInjectedSoloGame(*map, table_seed, options.inject) : engine::PlayInjectedGame(*map, table_seed, options.inject);
       if (!injected) return R::Error(game.name + ": " + injected.error());

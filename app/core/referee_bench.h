@@ -36,6 +36,7 @@ struct RefereeBenchOptions {
 
 struct RefereeBenchGame {
   std::string name;                // "demo", "2p seed 3" or "solo 2p seed 1"
+  bool solo = false;               // a SoloPlay game
   int frames = 0, observed = 0;
   int flags_expected = 0, flags_raised = 0, flags_matched = 0, flags_same_code = 0;
   int turns = 0, turns_exact = 0;
