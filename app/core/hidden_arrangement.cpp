@@ -41,22 +41,36 @@ std::string CountsText(const std::vector<int>& regions, const std::map<int, int>
   return s;
 }
 
+bool IsWithdrawalOrGhouls(const Action& a, int owner) {
+  return (a.type == ActionType::kWithdraw && a.player != owner) ||
+         (a.type == ActionType::kRedeploy && a.player == owner && a.with == engine::With::kGhouls);
+}
+
 // The owner's last turn amended so that the race's tokens lie as `seen` shows them on `moved`; none when that turn
-// is further back than `max_undo` actions, or any action after it is not taken again.
+// is further back than `max_undo` actions, it or an action after it stands as a house ruling, or any action after it
+// is not taken again.
 std::optional<Amendment> Amend(GameTimeline t, const engine::ObservedBoard& seen, int owner, int race, const std::vector<int>& moved,
                                int max_undo) {
   const engine::Board final_board = t.game().board();
   std::vector<Action> undone;  // the last first, down to the owner's end of turn
-  for (;;) {
-    if (t.actions().empty() || static_cast<int>(undone.size()) >= max_undo) return std::nullopt;
-    undone.push_back(t.actions().back());
+  auto take_back = [&](std::vector<Action>* into) {
+    if (t.actions().empty() || t.actions().back().house_ruling) return false;
+    into->push_back(t.actions().back());
     t.Undo();
+    return true;
+  };
+  for (;;) {
+    if (static_cast<int>(undone.size()) >= max_undo || !take_back(&undone)) return std::nullopt;
     if (undone.back().type == ActionType::kEndTurn && undone.back().player == owner) break;
   }
+  // Between the turn's redeployment and its end come the defenders' withdrawals and the in-decline Ghouls' placement
+  // (the order the referee commits them in): taken back too, and made again after the amended redeployment.
+  std::vector<Action> between;  // the last first
+  while (!t.actions().empty() && IsWithdrawalOrGhouls(t.actions().back(), owner))
+    if (static_cast<int>(undone.size() + between.size()) >= max_undo || !take_back(&between)) return std::nullopt;
   if (t.game().players()[owner].active != race) return std::nullopt;
   Amendment out;
   out.owner = owner, out.race = race, out.round = t.game().round();
-  out.undo = static_cast<int>(undone.size());
 
   // The turn's arrangement: its redeployment (taken back too and made anew), or the board as its end leaves it.
   Action redeploy;
@@ -64,19 +78,23 @@ std::optional<Amendment> Amend(GameTimeline t, const engine::ObservedBoard& seen
   redeploy.player = owner;
   std::map<int, int> counts;
   const Action* last = t.actions().empty() ? nullptr : &t.actions().back();
-  if (last && last->type == ActionType::kRedeploy && last->player == owner && last->with == engine::With::kNone) {
+  bool had_redeploy = false;
+  if (last && last->type == ActionType::kRedeploy && last->player == owner && last->with == engine::With::kNone && !last->house_ruling) {
     redeploy = *last;
     t.Undo();
-    ++out.undo;
+    had_redeploy = true;
     for (const engine::Placement& p : redeploy.placement) counts[p.region] = p.count;
   } else {
     engine::Game ended = t.game();
+    for (size_t i = between.size(); i-- > 0;)
+      if (!ended.Apply(between[i]).ok()) return std::nullopt;
     if (!ended.Apply(undone.back()).ok()) return std::nullopt;
     for (int i = 0; i < static_cast<int>(ended.board().size()); ++i) {
       const engine::RegionState& r = ended.board()[i];
       if (r.race == race && !r.decline && r.tokens > 0) counts[i] = r.tokens;
     }
   }
+  out.undo = static_cast<int>(undone.size() + between.size()) + (had_redeploy ? 1 : 0);
   std::map<int, int> was;
   for (int r : moved) {
     auto it = counts.find(r);
@@ -88,13 +106,13 @@ std::optional<Amendment> Amend(GameTimeline t, const engine::ObservedBoard& seen
   redeploy.placement.clear();
   for (const auto& [region, n] : counts) redeploy.placement.push_back({region, n});
 
-  // Made again: the amended redeployment, then every action taken back, each taken as before.
+  // Made again: the amended redeployment, the withdrawals, the end of the turn and every action after it, each as
+  // legal as before.
   out.redo.push_back(redeploy);
-  if (!t.Apply(redeploy).verdict.ok()) return std::nullopt;
-  for (auto it = undone.rbegin(); it != undone.rend(); ++it) {
-    out.redo.push_back(*it);
-    if (!t.Apply(*it).applied()) return std::nullopt;
-  }
+  for (size_t i = between.size(); i-- > 0;) out.redo.push_back(between[i]);
+  for (size_t i = undone.size(); i-- > 0;) out.redo.push_back(undone[i]);
+  for (const Action& a : out.redo)
+    if (!t.Apply(a).verdict.ok()) return std::nullopt;
   // The race's regions read as seen; no region that read as seen before reads otherwise now.
   const engine::Board& board = t.game().board();
   for (int i = 0; i < seen.size(); ++i) {
@@ -103,8 +121,8 @@ std::optional<Amendment> Amend(GameTimeline t, const engine::ObservedBoard& seen
   }
   out.regions = moved;
   out.after = t.game();
-  out.text = t.game().players()[owner].name + "'s " + std::string(engine::Info(static_cast<engine::Race>(race)).name) + " at the end of round " + std::to_string(out.round) + ": " +
-             CountsText(moved, counts) + " (the game had " + CountsText(moved, was) + ")";
+  out.text = t.game().players()[owner].name + "'s " + std::string(engine::Info(static_cast<engine::Race>(race)).name) + " at the end of round " +
+             std::to_string(out.round) + ": " + CountsText(moved, counts) + " (the game had " + CountsText(moved, was) + ")";
   return out;
 }
 

@@ -8,9 +8,10 @@
 // only by a conquest or a withdrawal), and the question could never be settled.
 //
 // FindHiddenArrangement finds the turn it came from: the owner's last turn is taken back to before its end (and
-// its redeployment, if it had one), a redeployment placing the tokens as the board shows them is made there, and the
-// actions after it are made again. It is an amendment only when every one of them is taken again, and the board
-// then reads as seen on the race's regions without any other region reading worse.
+// its redeployment, if it had one, with the defenders' withdrawals and the in-decline Ghouls' placement that came
+// after it), a redeployment placing the tokens as the board shows them is made there, and the actions after it are
+// made again. It is an amendment only when every one of them is legal again, none stood as a house ruling, and the
+// board then reads as seen on the race's regions without any other region reading worse.
 #pragma once
 
 #include <optional>
@@ -37,7 +38,8 @@ struct Amendment {
 
 // The amendment that makes `seen` read as the game on one race's regions, or none. Standard games only (a
 // SoloPlay redeployment is a single move, docs/solo.md); never the current player's active race (its own
-// redeployment is read as the turn goes); at most `max_undo` actions taken back.
+// redeployment is read as the turn goes); at most `max_undo` actions taken back before the turn's redeployment
+// (which is taken back too).
 std::optional<Amendment> FindHiddenArrangement(const GameTimeline& timeline, const engine::ObservedBoard& seen, int max_undo = 48);
 
 }  // namespace swref::core

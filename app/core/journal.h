@@ -103,6 +103,10 @@ class Journal {
   engine::Result<int> AppendCorrection(int entry_seq, const std::string& reason, const nlohmann::json& value = nullptr);
   // Takes the last committed action out of `actions` (its entry stays in the journal).
   engine::Result<Commit> AppendUndo(const std::string& reason);
+  // Takes the last `undo` actions out (an `undo` entry each, with `reason`) and makes `redo` (their action entries,
+  // the coins of each turn they end), all in one write: on a failed write nothing changes (hidden_arrangement.h).
+  // The seq of the first entry written.
+  engine::Result<int> AppendAmendment(int undo, const std::vector<engine::Action>& redo, const std::string& reason);
   // Closes an unfinished game ("stopped"); afterwards every append is refused.
   engine::Result<int> AppendEnd(const std::string& note);
 

@@ -148,6 +148,50 @@ Result<Commit> Journal::AppendUndo(const std::string& reason) {
   return Commit{*seq, {}};
 }
 
+Result<int> Journal::AppendAmendment(int undo, const std::vector<engine::Action>& redo, const std::string& reason) {
+  using R = Result<int>;
+  if (auto why = CanAppend(); !why.empty()) return R::Error(path_.string() + ": " + why);
+  if (undo < 0 || undo > static_cast<int>(actions().size()))
+    return R::Error(path_.string() + ": cannot take back " + std::to_string(undo) + " of " + std::to_string(actions().size()) + " actions");
+  // Every action made again reads back as recorded: checked before anything changes.
+  std::vector<std::pair<engine::Action, json>> forms;
+  for (const engine::Action& a : redo) {
+    json form;
+    auto parsed = RecordForm(a, &form);
+    if (!parsed) return R::Error(parsed.error());
+    forms.emplace_back(*parsed, std::move(form));
+  }
+  const size_t entries_before = entries_.size();
+  std::vector<engine::Action> taken;  // the last first, with their entries
+  std::vector<int> taken_seqs, made_seqs;
+  std::vector<Pending> pending;
+  for (int k = 0; k < undo; ++k) {
+    const int entry = action_seqs_.back(), index = static_cast<int>(actions().size()) - 1;
+    taken.push_back(actions().back());
+    taken_seqs.push_back(entry);
+    timeline_.Undo();
+    action_seqs_.pop_back();
+    pending.push_back({EntryKind::kUndo, {{"entry", entry}, {"index", index}, {"reason", reason}}});
+  }
+  for (const auto& [parsed, form] : forms) {
+    const size_t scores_before = game().scores().size();
+    const bool was_finished = game().finished();
+    const TimelineStep step = timeline_.Apply(parsed);
+    made_seqs.push_back(static_cast<int>(entries_before + pending.size()));
+    pending.push_back({EntryKind::kAction, ActionData(static_cast<int>(actions().size()) - 1, form, step)});
+    for (size_t t = scores_before; t < game().scores().size(); ++t) pending.push_back({EntryKind::kCoins, CoinsData(game(), static_cast<int>(t))});
+    if (!was_finished && game().finished()) pending.push_back({EntryKind::kEnd, EndData(game(), "")});
+  }
+  auto written = Write(std::move(pending));
+  if (entries_.size() == entries_before) {  // nothing reached the disk: the game goes back to what the file says
+    for (size_t i = 0; i < forms.size(); ++i) timeline_.Undo();
+    for (size_t i = taken.size(); i-- > 0;) timeline_.Apply(taken[i]), action_seqs_.push_back(taken_seqs[i]);
+    return R::Error(written.error());
+  }
+  for (int seq : made_seqs) action_seqs_.push_back(seq);
+  return written;
+}
+
 Result<int> Journal::AppendEnd(const std::string& note) {
   if (auto why = CanAppend(); !why.empty()) return Refuse(why);
   return Write({{EntryKind::kEnd, EndData(game(), note)}});

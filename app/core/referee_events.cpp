@@ -81,6 +81,7 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
         // Told after actions that wait (an end of turn waiting for a flag): the die waits too, in order. Else a later
         // player's roll would take the place of the one the waiting turn's last conquest used.
         deferred_.push_back(event);
+        out.push_back({NoticeKind::kPending, -1, event.player + "'s die waits with the actions told before it: " + open_text_});
         return out;
       }
       if (!record_event()) return out;
@@ -189,26 +190,26 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
 
 bool RefereeSession::AmendHiddenArrangement(std::vector<Notice>* out) {
   if (!last_seen_ || game().solo()) return true;
-  // Only a board the rules cannot settle as it is, and that the amended game explains.
+  // Only a board the rules cannot settle as it is, and that the amended game reads without a question or a flag.
   const std::optional<Amendment> amendment = FindHiddenArrangement(journal_.timeline(), *last_seen_);
-  if (!amendment || engine::Explain(game(), *last_seen_, Context(false)).kind != engine::ExplainKind::kQuestion ||
-      engine::Explain(*amendment->after, *last_seen_, Context(false)).kind == engine::ExplainKind::kQuestion)
-    return true;
-  // The owner's turn and the actions after it are taken out, then made again with the amended redeployment.
+  if (!amendment || engine::Explain(game(), *last_seen_, Context(false)).kind != engine::ExplainKind::kQuestion) return true;
+  const engine::ExplainKind amended = engine::Explain(*amendment->after, *last_seen_, Context(false)).kind;
+  if (amended == engine::ExplainKind::kQuestion || amended == engine::ExplainKind::kIllegal) return true;
+  // The owner's turn and the actions after it are taken out, then made again with the amended redeployment, in one
+  // write (a failed one changes nothing).
   const std::string why = "amended: " + amendment->text + ", an arrangement the camera could not see (the players' correction)";
-  int seq = -1;
-  for (int k = 0; k < amendment->undo; ++k) {
-    auto u = journal_.AppendUndo(why);
-    if (!u) return Written(u.error(), out);
-    if (seq < 0) seq = u->seq;
-  }
-  coins_told_ = std::min(coins_told_, game().scores().size());
+  auto seq = journal_.AppendAmendment(amendment->undo, amendment->redo, why);
+  if (!seq) return Written(seq.error(), out);
+  // The turns it ended again are told again (the coins notice's `turn` says which).
+  const auto ends = static_cast<size_t>(std::count_if(amendment->redo.begin(), amendment->redo.end(),
+                                                      [](const engine::Action& a) { return a.type == engine::ActionType::kEndTurn; }));
+  coins_told_ = std::min(coins_told_, game().scores().size() - std::min(game().scores().size(), ends));
+  committed_seen_ = engine::ObserveBoard(game().board());
   Notice n{NoticeKind::kCommitted, -1, "the camera could not see " + amendment->text + "; " + std::to_string(amendment->undo) +
-                                           (amendment->undo == 1 ? " action" : " actions") + " taken out and made again with it", seq};
+                                           (amendment->undo == 1 ? " action" : " actions") + " taken out and made again with it", *seq};
   n.data = {{"amended", {{"player", players()[amendment->owner]}, {"round", amendment->round}, {"regions", amendment->regions}, {"undone", amendment->undo}}}};
   out->push_back(n);
-  for (const engine::Action& a : amendment->redo)
-    if (!CommitAction(a, -1, out)) return false;
+  TellCoins(out);
   return true;
 }
 

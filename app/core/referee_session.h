@@ -65,7 +65,8 @@ enum class NoticeKind {
   kQuestion,   // the players must settle a reading: text, data.options
   kAnswered,   // a question settled
   kPending,    // the board is between two states (tokens in hand): nothing to judge yet
-  kCoins,      // a turn's tally: data {player, round, coins {regions, race, power, total}} (hidden from others)
+  kCoins,      // a turn's tally: data {turn (its index: a turn amended is told again), player, round, coins {regions, race,
+               // power, total}, after} (hidden from others)
   kRefused,    // a told action the rules refuse, or an event that does not fit now: text says why
   kVision,     // a frame not used as a board (motion, no board, a bad image, a duplicate or out of order): text says why
   kStopped,    // the record could not be written: the session accepts nothing until Retry()
@@ -146,10 +147,10 @@ class RefereeSession {
   const std::string& Failure() const;  // the record's or the resume point's failed write ("": none)
   void MarkReplayed(bool replaying_at_start, std::vector<Notice>* out) const;
   void TellCoins(std::vector<Notice>* out);
-  void ApplyDeferred(std::vector<Notice>* out);
+  void ApplyDeferred(std::vector<Notice>* out);  // a told action that waited for the board to be settled
   // After the players' correction: a count arrangement the camera could not see, amended where it was made
   // (hidden_arrangement.h). False when a write failed.
-  bool AmendHiddenArrangement(std::vector<Notice>* out);  // a told action that waited for the board to be settled
+  bool AmendHiddenArrangement(std::vector<Notice>* out);
   engine::ExplainContext Context(bool turn_ending) const;
   bool Flaggable(engine::ActionType type) const;  // an action the rules refuse that is flagged, not asked about
 

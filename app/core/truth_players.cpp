@@ -11,6 +11,15 @@ void TruthPlayers::Remember(const Notice& notice) {
   if (notice.kind == NoticeKind::kFlag && session_.last_seen() && region >= 0 && region < session_.last_seen()->size())
     flagged_ = session_.last_seen()->regions[region];
   if (notice.kind == NoticeKind::kFlag && session_.last_seen()) flagged_board_ = *session_.last_seen();
+  // And as it truly was then: whether the dragon was there is read from the truth (the camera may miss it).
+  const int64_t frame = session_.last_observed_frame();
+  if (notice.kind == NoticeKind::kFlag) {
+    flagged_truth_.reset();
+    if (region >= 0 && frame >= 0 && frame < static_cast<int64_t>(truth_.size())) {
+      const engine::ObservedBoard real = ToObserved(truth_[frame]);
+      if (region < real.size()) flagged_truth_ = real.regions[region];
+    }
+  }
 }
 
 namespace {
@@ -36,8 +45,10 @@ void TruthPlayers::OnNotice(const Notice& notice, const std::function<void(const
       bool back = false;
       if (region >= 0) {  // a conquest: its region
         const engine::ObservedRegion* now = region < real.size() ? &real.regions[region] : nullptr;
-        // (The dragon too: its attack taken back and the region conquered again without it.)
-        const bool gone = now && flagged_ && (!SameReading(*now, *flagged_) || now->dragon != flagged_->dragon);
+        // (The dragon too, as the truth had it when flagged: its attack taken back and the region conquered again
+        // without it.)
+        const bool dragon_gone = flagged_truth_ && flagged_truth_->dragon > 0 && now && now->dragon == 0;
+        const bool gone = now && flagged_ && (!SameReading(*now, *flagged_) || dragon_gone);
         back = now && (gone || engine::ReadsAs(committed[region], *now));
       } else if (flagged_board_ && flagged_board_->size() == real.size() && real.size() == static_cast<int>(committed.size())) {
         // a SoloPlay redeployment or erosion: the regions it changed no longer show it (or the board is as before)

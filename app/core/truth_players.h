@@ -38,6 +38,7 @@ class TruthPlayers {
   int questions_ = 0, corrected_ = 0, taken_back_ = 0;
   std::optional<engine::ObservedRegion> flagged_;  // the open flag's region as read when it was flagged
   std::optional<engine::ObservedBoard> flagged_board_;  // the whole board then (a SoloPlay redeployment or erosion)
+  std::optional<engine::ObservedRegion> flagged_truth_;  // the flagged region as it truly was then
 };
 
 }  // namespace swref::core

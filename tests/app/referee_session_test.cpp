@@ -168,8 +168,10 @@ TEST_F(RefereeSessionTest, AResumeAfterACrashAtAnyWriteGivesTheUninterruptedReco
   };
   run(Options("whole.json"));
   const std::string whole = ReadAll(dir_->path() / "whole.json");
+  // (16 writes: the game waits on an early question that nobody answers here; the events told after it wait with
+  // it, a die too, and are kept in the resume points.)
   const int total = writes;
-  ASSERT_GT(total, 20);
+  ASSERT_GT(total, 12);
   EXPECT_FALSE(fs::exists(ResumePointPath(dir_->path() / "whole.json")));
   for (int at : {2, total / 3, total / 2, total - 3}) {
     SCOPED_TRACE("crash at write " + std::to_string(at) + " of " + std::to_string(total));
