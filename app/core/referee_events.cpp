@@ -115,6 +115,9 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       open_flag_ = -1, flag_region_ = -1, open_text_.clear();
       if (house && last_seen_) committed_seen_ = *last_seen_;
       TellCoins(&out);
+      // Taken back while the board moved on (the next conquest already made): what it shows now is judged at once,
+      // as the camera will not read it as a change again. Waiting actions read it themselves.
+      if (!house && deferred_.empty() && last_seen_) Judge(*last_seen_, -1, "", false, &out);
       ApplyDeferred(&out);
       return out;
     }

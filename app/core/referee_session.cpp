@@ -448,7 +448,11 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
     const engine::Explanation back = engine::Explain(game(), seen, Context(false));
     const bool region_back = flag_region_ >= 0 && flag_region_ < seen.size() && flag_region_ < static_cast<int>(game().board().size()) &&
                              engine::ReadsAs(game().board()[flag_region_], seen.regions[flag_region_]);
-    if (back.kind != engine::ExplainKind::kNoChange && !region_back) return;  // nothing else is judged while a flag is open
+    if (back.kind != engine::ExplainKind::kNoChange && !region_back) {
+      // Nothing else is judged while a flag is open; the players are reminded when the board moves on without them.
+      if (frame >= 0) out->push_back({NoticeKind::kPending, frame, "the board changed while a flagged conquest is open: nothing is judged until it is taken back or accepted (" + open_text_ + ")"});
+      return;
+    }
     auto r = journal_.AppendResolution(open_flag_, false, "taken back");
     if (!r) return void(Written(r.error(), out));
     out->push_back({NoticeKind::kResolved, frame, "the flagged conquest was taken back", r->seq});

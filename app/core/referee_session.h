@@ -7,7 +7,8 @@
 //   - legal actions are committed (journal.h: an `observation` digest, then each `action`);
 //   - an illegal conquest is flagged (`flag`: the rule and the numbers) and stays open until the players take it
 //     back (the board reads as before again, or they say so) or accept it as a house ruling (`resolution`);
-//     nothing else is committed while a flag is open;
+//     nothing else is committed while a flag is open (a board that changes meanwhile is a `pending` reminder, and
+//     is judged as it stands once the flag is taken back);
 //   - a reading the rules cannot settle is a `question` that stays open until the players answer it (an option,
 //     or a corrected reading) or the board settles it;
 //   - an in-between state (tokens lifted to ready, a redeploy under way) waits.

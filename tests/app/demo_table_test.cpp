@@ -150,6 +150,39 @@ TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
   EXPECT_EQ(ends, 1);
 }
 
+// While a flag is open nothing else is judged, and the players are reminded when the board moves on; once they say
+// "taken back", the board as it stands is judged at once (the conquest made again legally, or the next one), as the
+// camera will not read it as a change again (2p seed 9 of `swref bench referee`: an attempt on a sea made while an
+// earlier flag was open was never judged).
+TEST_F(DemoTableTest, TakenBackLateTheBoardAsItStandsIsJudgedAtOnce) {
+  auto session = RefereeSession::Start(Options("taken-back-late.json"), script_->record);
+  ASSERT_TRUE(session) << session.error();
+  auto frames = OpenImageFolder(table_->frames);
+  ASSERT_TRUE(frames) << frames.error();
+  RefereeStepper stepper(**session, **frames, {});  // no events: the flag stays open until the test says so
+  std::vector<Notice> notices;
+  core::Frame frame;
+  while ((*session)->open_flag() < 0 && stepper.Step(&notices, &frame)) AnswerAsThePlayers(**session, frame.index);
+  ASSERT_GE((*session)->open_flag(), 0) << "the demo has illegal conquests";
+  const size_t actions = (*session)->journal().actions().size();
+  bool reminded = false;
+  for (int i = 0; i < 12 && stepper.Step(&notices, &frame); ++i) {
+    for (const Notice& n : notices)
+      reminded = reminded || (n.kind == NoticeKind::kPending && n.text.rfind("the board changed while a flagged conquest is open", 0) == 0);
+    notices.clear();
+  }
+  EXPECT_TRUE(reminded);
+  EXPECT_EQ((*session)->journal().actions().size(), actions) << "nothing is committed while the flag is open";
+  auto back = ParseTableEvent({{"do", "take_back"}}, "test");
+  ASSERT_TRUE(back) << back.error();
+  const auto after = (*session)->OnEvent(*back);
+  EXPECT_LT((*session)->open_flag(), 0);
+  const bool judged = std::any_of(after.begin(), after.end(), [](const Notice& n) {
+    return n.kind == NoticeKind::kCommitted || n.kind == NoticeKind::kQuestion || n.kind == NoticeKind::kFlag;
+  });
+  EXPECT_TRUE(judged) << "the board moved on after the attempt: it is judged when the flag is taken back";
+}
+
 // A die told while actions wait (for a question here; for a flag alike) waits with them, in order: the next player's roll must
 // not take the place of the one the waiting turn may still use (2p seed 5 of `swref bench referee`: Bob's die told
 // while Ann's end of turn waited for a flag; her reinforced last conquest was then read without her die).
