@@ -155,6 +155,9 @@ class Journal {
   std::string Differs(const std::vector<Line>& lines, const std::vector<Pending>& pending) const;
   engine::Result<int> Write(std::vector<Pending> pending);  // seq of the first new entry
   engine::Result<Commit> CommitAction(std::vector<Pending> before, const engine::Action& action);
+  // Applies a recorded action to the game and appends its entries (the action, the coins of a turn it ends, the end
+  // of a game it finishes) to `pending`, not yet written.
+  TimelineStep ApplyInto(const engine::Action& parsed, const nlohmann::json& form, std::vector<Pending>* pending);
   std::string CanAppend() const;
   // The whole document: the header, the first `keep_actions` actions + `extra_actions`, the entries + `extra`.
   std::string Render(const std::vector<Line>& extra, size_t keep_actions, const std::vector<std::string>& extra_actions) const;

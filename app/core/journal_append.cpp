@@ -22,21 +22,27 @@ Result<engine::Action> Journal::RecordForm(const engine::Action& action, json* f
   return parsed;
 }
 
+TimelineStep Journal::ApplyInto(const engine::Action& parsed, const json& form, std::vector<Pending>* pending) {
+  const size_t scores_before = game().scores().size();
+  const bool was_finished = game().finished();
+  const TimelineStep step = timeline_.Apply(parsed);
+  pending->push_back({EntryKind::kAction, ActionData(static_cast<int>(actions().size()) - 1, form, step)});
+  for (size_t t = scores_before; t < game().scores().size(); ++t) pending->push_back({EntryKind::kCoins, CoinsData(game(), static_cast<int>(t))});
+  if (!was_finished && game().finished()) pending->push_back({EntryKind::kEnd, EndData(game(), "")});
+  return step;
+}
+
 Result<Commit> Journal::CommitAction(std::vector<Pending> before, const engine::Action& action) {
   using R = Result<Commit>;
   if (auto why = CanAppend(); !why.empty()) return R::Error(path_.string() + ": " + why);
   json form;
   auto parsed = RecordForm(action, &form);
   if (!parsed) return R::Error(parsed.error());
-  const size_t scores_before = game().scores().size(), entries_before = entries_.size();
-  const bool was_finished = game().finished();
-  Commit commit;
-  commit.step = timeline_.Apply(*parsed);
+  const size_t entries_before = entries_.size();
   std::vector<Pending> pending = std::move(before);
   const int action_at = static_cast<int>(entries_before + pending.size());
-  pending.push_back({EntryKind::kAction, ActionData(static_cast<int>(actions().size()) - 1, form, commit.step)});
-  for (size_t t = scores_before; t < game().scores().size(); ++t) pending.push_back({EntryKind::kCoins, CoinsData(game(), static_cast<int>(t))});
-  if (!was_finished && game().finished()) pending.push_back({EntryKind::kEnd, EndData(game(), "")});
+  Commit commit;
+  commit.step = ApplyInto(*parsed, form, &pending);
   auto written = Write(std::move(pending));
   if (entries_.size() == entries_before) {  // nothing reached the disk: the game goes back to what the file says
     timeline_.Undo();
@@ -174,13 +180,8 @@ Result<int> Journal::AppendAmendment(int undo, const std::vector<engine::Action>
     pending.push_back({EntryKind::kUndo, {{"entry", entry}, {"index", index}, {"reason", reason}}});
   }
   for (const auto& [parsed, form] : forms) {
-    const size_t scores_before = game().scores().size();
-    const bool was_finished = game().finished();
-    const TimelineStep step = timeline_.Apply(parsed);
     made_seqs.push_back(static_cast<int>(entries_before + pending.size()));
-    pending.push_back({EntryKind::kAction, ActionData(static_cast<int>(actions().size()) - 1, form, step)});
-    for (size_t t = scores_before; t < game().scores().size(); ++t) pending.push_back({EntryKind::kCoins, CoinsData(game(), static_cast<int>(t))});
-    if (!was_finished && game().finished()) pending.push_back({EntryKind::kEnd, EndData(game(), "")});
+    ApplyInto(parsed, form, &pending);
   }
   auto written = Write(std::move(pending));
   if (entries_.size() == entries_before) {  // nothing reached the disk: the game goes back to what the file says

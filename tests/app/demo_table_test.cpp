@@ -29,6 +29,28 @@ class DemoTableTest : public testing::SuiteTableTest {
     for (int round = 0; round < 3; ++round)
       if (auto answer = table_->Answer(session, frame)) session.OnEvent(*answer);
   }
+  // A session on the demo's frames (recording into `record`), run until the camera's first question is open (about
+  // region 15, early on); `frame` gets the frame it was asked on. Null (and the test failed) otherwise.
+  std::unique_ptr<RefereeSession> AtFirstQuestion(const std::string& record, core::Frame* frame) const {
+    auto session = RefereeSession::Start(Options(record), script_->record);
+    auto frames = OpenImageFolder(table_->frames);
+    if (!session || !frames) {
+      ADD_FAILURE() << (session ? frames.error() : session.error());
+      return nullptr;
+    }
+    while ((*session)->open_question() < 0 && frame->index < 100 && (*frames)->Next(frame)) (*session)->OnFrame(*frame);
+    if ((*session)->open_question() < 0) {
+      ADD_FAILURE() << "the demo's camera asks about region 15 early on";
+      return nullptr;
+    }
+    return std::move(*session);
+  }
+  // An event told as the players would, in the events file's form.
+  static std::vector<Notice> Tell(RefereeSession& session, const nlohmann::json& body) {
+    auto e = ParseTableEvent(body, "test");
+    EXPECT_TRUE(e) << e.error();
+    return e ? session.OnEvent(*e) : std::vector<Notice>{};
+  }
 };
 
 TEST_F(DemoTableTest, APreparedTableReopensOnlyForItsSeedAndSize) {
@@ -115,21 +137,10 @@ TEST_F(DemoTableTest, TheStepperGivesFramesOneByOneAndTellsTheEventsAfterThem) {
 // Actions told while a question is open wait, and are told in order once it is answered (two of them used to
 // pass each other in the queue forever).
 TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
-  auto session = RefereeSession::Start(Options("waiting.json"), script_->record);
-  ASSERT_TRUE(session) << session.error();
-  auto frames = OpenImageFolder(table_->frames);
-  ASSERT_TRUE(frames) << frames.error();
   core::Frame frame;
-  while ((*session)->open_question() < 0 && frame.index < 100) {
-    ASSERT_TRUE((*frames)->Next(&frame));
-    (*session)->OnFrame(frame);
-  }
-  ASSERT_GE((*session)->open_question(), 0) << "the demo's camera asks about region 15 early on";
-  auto told = [&](const nlohmann::json& body) {
-    auto e = ParseTableEvent(body, "test");
-    EXPECT_TRUE(e) << e.error();
-    return (*session)->OnEvent(*e);
-  };
+  auto session = AtFirstQuestion("waiting.json", &frame);
+  ASSERT_TRUE(session);
+  auto told = [&](const nlohmann::json& body) { return Tell(*session, body); };
   for (const char* what : {"pick", "end_turn"}) {
     nlohmann::json body = {{"player", "Ann"}, {"do", what}};
     if (std::string(what) == "pick") body["slot"] = 0;
@@ -137,9 +148,9 @@ TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
     ASSERT_EQ(waiting.size(), 1u);
     EXPECT_EQ(waiting[0].kind, NoticeKind::kPending);
   }
-  const auto answer = table_->Answer(**session, frame.index);
+  const auto answer = table_->Answer(*session, frame.index);
   ASSERT_TRUE(answer.has_value());
-  const std::vector<Notice> after = (*session)->OnEvent(*answer);
+  const std::vector<Notice> after = session->OnEvent(*answer);
   // The pick is committed; the end of turn then follows it (committed, or refused with its reason).
   int picks = 0, ends = 0;
   for (const Notice& n : after) {
@@ -187,34 +198,23 @@ TEST_F(DemoTableTest, TakenBackLateTheBoardAsItStandsIsJudgedAtOnce) {
 // not take the place of the one the waiting turn may still use (2p seed 5 of `swref bench referee`: Bob's die told
 // while Ann's end of turn waited for a flag; her reinforced last conquest was then read without her die).
 TEST_F(DemoTableTest, ADieToldWhileActionsWaitWaitsWithThem) {
-  auto session = RefereeSession::Start(Options("die-waits.json"), script_->record);
-  ASSERT_TRUE(session) << session.error();
-  auto frames = OpenImageFolder(table_->frames);
-  ASSERT_TRUE(frames) << frames.error();
   core::Frame frame;
-  while ((*session)->open_question() < 0 && frame.index < 100) {
-    ASSERT_TRUE((*frames)->Next(&frame));
-    (*session)->OnFrame(frame);
-  }
-  ASSERT_GE((*session)->open_question(), 0) << "the demo's camera asks about region 15 early on";
-  auto told = [&](const nlohmann::json& body) {
-    auto e = ParseTableEvent(body, "test");
-    EXPECT_TRUE(e) << e.error();
-    return (*session)->OnEvent(*e);
-  };
+  auto session = AtFirstQuestion("die-waits.json", &frame);
+  ASSERT_TRUE(session);
+  auto told = [&](const nlohmann::json& body) { return Tell(*session, body); };
   told({{"player", "Ann"}, {"do", "pick"}, {"slot", 0}});
   told({{"player", "Ann"}, {"do", "end_turn"}});
   const auto die = told({{"player", "Bob"}, {"do", "die"}, {"face", 2}});
   ASSERT_EQ(die.size(), 1u);
   EXPECT_EQ(die[0].kind, NoticeKind::kPending) << die[0].text;
-  EXPECT_EQ((*session)->SaveState().die, -1) << "Bob's die is told after Ann's end of turn, which waits";
-  const auto answer = table_->Answer(**session, frame.index);
+  EXPECT_EQ(session->SaveState().die, -1) << "Bob's die is told after Ann's end of turn, which waits";
+  const auto answer = table_->Answer(*session, frame.index);
   ASSERT_TRUE(answer.has_value());
-  (*session)->OnEvent(*answer);
-  EXPECT_EQ((*session)->SaveState().die, 2);
-  EXPECT_EQ((*session)->SaveState().die_player, 1);
+  session->OnEvent(*answer);
+  EXPECT_EQ(session->SaveState().die, 2);
+  EXPECT_EQ(session->SaveState().die_player, 1);
   // In the record, the die comes after Ann's end of turn, as it was told.
-  const Journal& j = (*session)->journal();
+  const Journal& j = session->journal();
   int last_event = -1, last_action = -1;
   for (int k = 0; k < j.size(); ++k) {
     if (j.kind(k) == EntryKind::kEvent) last_event = k;
