@@ -3,6 +3,7 @@
 // foreground piece that runs along the edge; or a shape far larger than any heap of tokens. A lamp switched on or
 // off changes the whole board at once (judged over time, by the referee's session).
 #include <algorithm>
+#include <array>
 
 #include <opencv2/imgproc.hpp>
 
@@ -18,6 +19,13 @@ size_t kBoardPx(cv::Size ring) {      // ring pixels covered by the board and it
   const int cut = cvRound((kRingMm - kCutMm) * kRingPxPerMm);
   return static_cast<size_t>(std::max(0, ring.width - 2 * cut)) * std::max(0, ring.height - 2 * cut);
 }
+// The ring's four strips (ring pixels), each along a whole side of the board, corners included (an arm over a
+// corner lies whole in one of them): top, bottom, left, right.
+std::array<cv::Rect, 4> Strips(cv::Size ring) {
+  const int r = std::min({cvRound(kRingMm * kRingPxPerMm), ring.width, ring.height});
+  return {cv::Rect(0, 0, ring.width, r), cv::Rect(0, ring.height - r, ring.width, r), cv::Rect(0, 0, r, ring.height),
+          cv::Rect(ring.width - r, 0, r, ring.height)};
+}
 }  // namespace
 
 EdgeRing WarpEdgeRing(const cv::Mat& image, FramePose& pose, cv::Size2d board_mm, const cv::Matx33d& K,
@@ -27,18 +35,114 @@ EdgeRing WarpEdgeRing(const cv::Mat& image, FramePose& pose, cv::Size2d board_mm
   // ring pixel (u, v) <- board mm ((u + 0.5) / s - kRingMm, ...)
   const cv::Matx33d board_from_ring(1 / s, 0, 0.5 / s - kRingMm, 0, 1 / s, 0.5 / s - kRingMm, 0, 0, 1);
   const cv::Size size(cvRound((board_mm.width + 2 * kRingMm) * s), cvRound((board_mm.height + 2 * kRingMm) * s));
-  if (pose.ring1.empty()) MakeMaps(pose.pose.image_from_board, board_from_ring, size, K, dist, &pose.ring1, &pose.ring2);
-  cv::remap(image, ring.bgr, pose.ring1, pose.ring2, cv::INTER_LINEAR, cv::BORDER_CONSTANT);
-  const cv::Mat ones(image.size(), CV_8U, cv::Scalar(255));
-  cv::remap(ones, ring.valid, pose.ring1, pose.ring2, cv::INTER_NEAREST, cv::BORDER_CONSTANT);
-  // The frame's own border blends with the black outside it: keep clear of it.
-  cv::erode(ring.valid, ring.valid, cv::getStructuringElement(cv::MORPH_RECT, {7, 7}), cv::Point(-1, -1), 1, cv::BORDER_CONSTANT, cv::Scalar(0));
-  // Only the table around the board, less the board's cut edge.
-  const int cut = cvRound((kRingMm - kCutMm) * s);
-  ring.valid(cv::Rect(cut, cut, size.width - 2 * cut, size.height - 2 * cut)).setTo(0);
+  if (pose.ring1.empty() || pose.ring_valid.empty()) {
+    MakeMaps(pose.pose.image_from_board, board_from_ring, size, K, dist, &pose.ring1, &pose.ring2);
+    const cv::Mat ones(image.size(), CV_8U, cv::Scalar(255));
+    cv::remap(ones, pose.ring_valid, pose.ring1, pose.ring2, cv::INTER_NEAREST, cv::BORDER_CONSTANT);
+    // The frame's own border blends with the black outside it: keep clear of it.
+    cv::erode(pose.ring_valid, pose.ring_valid, cv::getStructuringElement(cv::MORPH_RECT, {7, 7}), cv::Point(-1, -1), 1, cv::BORDER_CONSTANT,
+              cv::Scalar(0));
+    // Only the table around the board, less the board's cut edge.
+    const int cut = cvRound((kRingMm - kCutMm) * s);
+    pose.ring_valid(cv::Rect(cut, cut, size.width - 2 * cut, size.height - 2 * cut)).setTo(0);
+  }
+  // Only the strips around the board are warped: the board inside them is not looked at.
+  ring.bgr = cv::Mat::zeros(size, CV_8UC3);
+  for (const cv::Rect& strip : Strips(size)) {
+    cv::Mat out = ring.bgr(strip);
+    cv::remap(image, out, pose.ring1(strip), pose.ring2(strip), cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+  }
+  ring.valid = pose.ring_valid;
   return ring;
 }
 
+namespace {
+
+// One strip of the ring: the frame's colours over the reference's, and where they changed.
+struct Strip {
+  cv::Rect rect;                     // in ring pixels
+  bool side = false;                 // a side strip: its ends lie in the top and bottom strips too
+  cv::Mat ratio;                     // CV_32FC3, (frame + 4) / (reference + 4)
+  cv::Mat valid, change;             // CV_8U
+};
+
+// The ring's light over the reference's as a smooth field, from the ratio averaged over the unchanged watched pixels
+// within about 60 mm (on cells of kCell ring pixels, over the whole ring at once: a lamp's gradient runs round a
+// corner), where nothing unchanged is near the median gain. Sampled back at each strip's pixels, bilinear between
+// the cells' centres.
+constexpr int kCell = 8;
+std::vector<cv::Mat> SmoothGain(const std::vector<Strip>& strips, cv::Size ring, cv::Scalar median_gain) {
+  const cv::Size cells((ring.width + kCell - 1) / kCell, (ring.height + kCell - 1) / kCell);
+  cv::Mat num(cells, CV_32FC3, cv::Scalar::all(0)), den(cells, CV_32F, cv::Scalar(0));
+  const int top = strips[0].rect.height, bottom = strips[1].rect.y;
+  for (const Strip& s : strips) {
+    for (int y = 0; y < s.rect.height; ++y) {
+      const int ry = s.rect.y + y;
+      if (s.side && (ry < top || ry >= bottom)) continue;
+      const cv::Vec3f* q = s.ratio.ptr<cv::Vec3f>(y);
+      const uchar* v = s.valid.ptr<uchar>(y);
+      const uchar* c = s.change.ptr<uchar>(y);
+      cv::Vec3f* n = num.ptr<cv::Vec3f>(ry / kCell);
+      float* d = den.ptr<float>(ry / kCell);
+      for (int x = 0; x < s.rect.width; ++x) {
+        if (!v[x] || c[x]) continue;
+        const int cx = (s.rect.x + x) / kCell;
+        n[cx] += q[x], d[cx] += 1;
+      }
+    }
+  }
+  const double sigma = 60.0 * kRingPxPerMm / kCell;
+  cv::GaussianBlur(num, num, cv::Size(), sigma);
+  cv::GaussianBlur(den, den, cv::Size(), sigma);
+  cv::Mat den3, gain_cells;
+  cv::merge(std::vector<cv::Mat>{den, den, den}, den3);
+  const cv::Mat fallback(cells, CV_32FC3, median_gain);
+  cv::divide(num + fallback * 1e-3, den3 + cv::Scalar::all(1e-3), gain_cells);
+  std::vector<cv::Mat> out;
+  for (const Strip& s : strips) {
+    cv::Mat g(s.rect.size(), CV_32FC3);
+    for (int y = 0; y < g.rows; ++y) {
+      const float fy = std::clamp((s.rect.y + y + 0.5f) / kCell - 0.5f, 0.0f, cells.height - 1.0f);
+      const int y0 = static_cast<int>(fy), y1 = std::min(y0 + 1, cells.height - 1);
+      const float wy = fy - y0;
+      const cv::Vec3f* r0 = gain_cells.ptr<cv::Vec3f>(y0);
+      const cv::Vec3f* r1 = gain_cells.ptr<cv::Vec3f>(y1);
+      cv::Vec3f* o = g.ptr<cv::Vec3f>(y);
+      for (int x = 0; x < g.cols; ++x) {
+        const float fx = std::clamp((s.rect.x + x + 0.5f) / kCell - 0.5f, 0.0f, cells.width - 1.0f);
+        const int x0 = static_cast<int>(fx), x1 = std::min(x0 + 1, cells.width - 1);
+        const float wx = fx - x0;
+        o[x] = (r0[x0] * (1 - wx) + r0[x1] * wx) * (1 - wy) + (r1[x0] * (1 - wx) + r1[x1] * wx) * wy;
+      }
+    }
+    out.push_back(g);
+  }
+  return out;
+}
+
+// Where a strip's ratio is more than `tolerance` off the gain.
+cv::Mat Changed(const Strip& s, const cv::Mat& gain, float tolerance) {
+  cv::Mat rel, dev;
+  cv::divide(s.ratio, gain, rel);
+  cv::absdiff(rel, cv::Scalar::all(1), dev);
+  std::vector<cv::Mat> ch;
+  cv::split(dev, ch);
+  return cv::Mat((cv::max(cv::max(ch[0], ch[1]), ch[2]) > tolerance) & s.valid);
+}
+
+// The fine texture of a strip in the frame and the reference: each less its blur (the wood's grain).
+void Grain(const cv::Mat& bgr, cv::Mat* grain) {
+  cv::Mat g, blurred;
+  cv::cvtColor(bgr, g, cv::COLOR_BGR2GRAY);
+  g.convertTo(g, CV_32F);
+  cv::GaussianBlur(g, blurred, cv::Size(), 3);
+  *grain = g - blurred;
+}
+
+}  // namespace
+
+// The table is judged in the ring's four strips only (the board inside them is not looked at): the light's gains
+// over the whole ring, then each strip's changes.
 TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
   TableWatch t;
   const cv::Mat valid = frame.valid & reference.valid;
@@ -46,88 +150,75 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
   // Too little of the table in view to tell (the board fills the frame): the board's edge alone decides.
   if (cv::countNonZero(valid) < 0.2 * (valid.total() - kBoardPx(valid.size()))) return t;
   t.watched = true;
+  std::vector<Strip> strips;
+  for (const cv::Rect& r : Strips(valid.size())) {
+    Strip s;
+    s.rect = r;
+    s.side = strips.size() >= 2;  // top, bottom, then the sides
+    s.valid = valid(r);
+    cv::Mat f, g;
+    frame.bgr(r).convertTo(f, CV_32FC3);
+    reference.bgr(r).convertTo(g, CV_32FC3);
+    cv::divide(f + cv::Scalar::all(4), g + cv::Scalar::all(4), s.ratio);
+    strips.push_back(std::move(s));
+  }
   // The table's light may have changed, unevenly (a lamp's gradient, vignetting): per-channel gains, first the
-  // median ratio of frame to reference (robust to an arm), then a smooth field (the ratio averaged over the
-  // watched pixels within about 60 mm, at 1/8 scale) fitted on what the previous round found unchanged.
-  cv::Mat f, r;
-  frame.bgr.convertTo(f, CV_32FC3);
-  reference.bgr.convertTo(r, CV_32FC3);
-  cv::Mat ratio;
-  cv::divide(f + cv::Scalar::all(4), r + cv::Scalar::all(4), ratio);
+  // median ratio of frame to reference (robust to an arm), then a smooth field fitted twice on what the round
+  // before found unchanged.
   cv::Scalar median_gain;
   {
     std::vector<float> ratios[3];
-    for (int y = 0; y < valid.rows; y += 2) {
-      const uchar* v = valid.ptr<uchar>(y);
-      const cv::Vec3f* q = ratio.ptr<cv::Vec3f>(y);
-      for (int x = 0; x < valid.cols; x += 2) {
-        if (v[x]) for (int c = 0; c < 3; ++c) ratios[c].push_back(q[x][c]);
+    for (const Strip& s : strips) {
+      for (int y = 0; y < s.rect.height; y += 2) {
+        const int ry = s.rect.y + y;
+        if (s.side && (ry < strips[0].rect.height || ry >= strips[1].rect.y)) continue;
+        const uchar* v = s.valid.ptr<uchar>(y);
+        const cv::Vec3f* q = s.ratio.ptr<cv::Vec3f>(y);
+        for (int x = 0; x < s.rect.width; x += 2) {
+          if (v[x]) for (int c = 0; c < 3; ++c) ratios[c].push_back(q[x][c]);
+        }
       }
     }
     for (int c = 0; c < 3; ++c) {
+      if (ratios[c].empty()) return t;
       auto mid = ratios[c].begin() + ratios[c].size() / 2;
       std::nth_element(ratios[c].begin(), mid, ratios[c].end());
       median_gain[c] = *mid;
     }
   }
-  auto changed = [&](const cv::Mat& gain, float tolerance) {
-    cv::Mat rel, dev;
-    cv::divide(ratio, gain, rel);
-    cv::absdiff(rel, cv::Scalar::all(1), dev);
-    std::vector<cv::Mat> ch;
-    cv::split(dev, ch);
-    return cv::Mat((cv::max(cv::max(ch[0], ch[1]), ch[2]) > tolerance) & valid);
-  };
-  cv::Mat change = changed(cv::Mat(ratio.size(), CV_32FC3, median_gain), 0.6f);
-  constexpr int kShrink = 8;
-  const cv::Size small(std::max(4, ratio.cols / kShrink), std::max(4, ratio.rows / kShrink));
+  for (Strip& s : strips) s.change = Changed(s, cv::Mat(s.ratio.size(), CV_32FC3, median_gain), 0.6f);
   for (int round = 0; round < 2; ++round) {
-    cv::Mat weight;
-    cv::Mat(valid & ~change).convertTo(weight, CV_32F, 1.0 / 255);
-    cv::Mat w3, num, den, gain_small, gain;
-    cv::merge(std::vector<cv::Mat>{weight, weight, weight}, w3);
-    cv::resize(ratio.mul(w3), num, small, 0, 0, cv::INTER_AREA);
-    cv::resize(w3, den, small, 0, 0, cv::INTER_AREA);
-    const double sigma = 60.0 * kRingPxPerMm / kShrink;
-    cv::GaussianBlur(num, num, cv::Size(), sigma);
-    cv::GaussianBlur(den, den, cv::Size(), sigma);
-    // Where nothing unchanged is near, the median gain stands in.
-    const cv::Mat fallback(small, CV_32FC3, median_gain);
-    cv::divide(num + fallback * 1e-3, den + cv::Scalar::all(1e-3), gain_small);
-    cv::resize(gain_small, gain, ratio.size(), 0, 0, cv::INTER_LINEAR);
-    change = changed(gain, 0.35f);
+    const std::vector<cv::Mat> gains = SmoothGain(strips, valid.size(), median_gain);
+    for (size_t k = 0; k < strips.size(); ++k) strips[k].change = Changed(strips[k], gains[k], 0.35f);
   }
+  cv::Mat change = cv::Mat::zeros(valid.size(), CV_8U);
+  for (const Strip& s : strips) change(s.rect) |= s.change;
   cv::morphologyEx(change, change, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
-  // Glare on the table brightens it but the wood's grain still shows through; an arm or a sleeve hides it. A
-  // changed piece whose fine texture still follows the reference's is glare, not a change.
-  cv::Mat grain_f, grain_r;
-  {
-    cv::Mat gf, gr, bf, br;
-    cv::cvtColor(frame.bgr, gf, cv::COLOR_BGR2GRAY);
-    cv::cvtColor(reference.bgr, gr, cv::COLOR_BGR2GRAY);
-    gf.convertTo(gf, CV_32F);
-    gr.convertTo(gr, CV_32F);
-    cv::GaussianBlur(gf, bf, cv::Size(), 3);
-    cv::GaussianBlur(gr, br, cv::Size(), 3);
-    grain_f = gf - bf;
-    grain_r = gr - br;
-  }
   const int cut = cvRound((kRingMm - kCutMm) * kRingPxPerMm), rim = cvRound(3 * kRingPxPerMm);
   cv::Mat rim_mask(valid.size(), CV_8U, cv::Scalar(0));
   cv::rectangle(rim_mask, cv::Rect(cut - rim, cut - rim, valid.cols - 2 * (cut - rim), valid.rows - 2 * (cut - rim)), cv::Scalar(255), rim);
+  // Glare on the table brightens it but the wood's grain still shows through; an arm or a sleeve hides it. A
+  // changed piece whose fine texture still follows the reference's is glare, not a change.
   cv::Mat cc, stats, centroids;
   const int n = cv::connectedComponentsWithStats(change, cc, stats, centroids, 8, CV_32S);
   std::vector<int> at_rim(n, 0);
   std::vector<double> sff(n, 0), srr(n, 0), sfr(n, 0);
-  for (int y = 0; y < cc.rows; ++y) {
-    const int* l = cc.ptr<int>(y);
-    const uchar* m = rim_mask.ptr<uchar>(y);
-    const float* a = grain_f.ptr<float>(y);
-    const float* b = grain_r.ptr<float>(y);
-    for (int x = 0; x < cc.cols; ++x) {
-      if (l[x] <= 0) continue;
-      at_rim[l[x]] += m[x] != 0;
-      sff[l[x]] += a[x] * a[x], srr[l[x]] += b[x] * b[x], sfr[l[x]] += a[x] * b[x];
+  for (const Strip& s : strips) {
+    cv::Mat grain_f, grain_r;
+    Grain(frame.bgr(s.rect), &grain_f);
+    Grain(reference.bgr(s.rect), &grain_r);
+    for (int y = 0; y < s.rect.height; ++y) {
+      const int ry = s.rect.y + y;
+      if (s.side && (ry < strips[0].rect.height || ry >= strips[1].rect.y)) continue;
+      const int* l = cc.ptr<int>(ry) + s.rect.x;
+      const uchar* m = rim_mask.ptr<uchar>(ry) + s.rect.x;
+      const float* a = grain_f.ptr<float>(y);
+      const float* b = grain_r.ptr<float>(y);
+      for (int x = 0; x < s.rect.width; ++x) {
+        if (l[x] <= 0) continue;
+        at_rim[l[x]] += m[x] != 0;
+        sff[l[x]] += a[x] * a[x], srr[l[x]] += b[x] * b[x], sfr[l[x]] += a[x] * b[x];
+      }
     }
   }
   for (int i = 1; i < n; ++i) {
@@ -136,8 +227,7 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
     const double corr = sfr[i] / std::sqrt(std::max(sff[i] * srr[i], 1e-9));
     if (textured && corr > 0.5) at_rim[i] = -1;  // glare: dropped below
   }
-  change = KeepComponents(change, [&](int, int i) { return at_rim[i] >= 0; });
-  t.change = change;
+  t.change = KeepComponents(change, [&](int, int i) { return at_rim[i] >= 0; });
   // Something big that changed on the table and reaches the board's edge.
   const double px_per_mm2 = kRingPxPerMm * kRingPxPerMm;
   for (int i = 1; i < n; ++i) {

@@ -72,6 +72,7 @@ struct FramePose {
   calibration::BoardPose pose;       // image_from_board in undistorted frame pixels
   cv::Mat map1, map2;                // board pixel -> frame pixel (lens distortion included), for cv::remap
   cv::Mat ring1, ring2;              // the same for the table around the board (gate.cpp)
+  cv::Mat ring_valid;                // where the ring is in view (gate.cpp; made with ring1)
 };
 
 // The cheap check that the board has not moved since its pose was found (pipeline step 1): small patches of the
@@ -270,7 +271,7 @@ Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, 
 // photo's: something big there that changed and reaches the board's edge is an arm; so is a foreground piece
 // far too big to be tokens, or one running along the board's edge where the table outside changed too.
 struct EdgeRing {
-  cv::Mat bgr;                       // CV_8UC3, the ring in board coordinates
+  cv::Mat bgr;                       // CV_8UC3, the ring in board coordinates (only its four strips are warped)
   cv::Mat valid;                     // CV_8U, 255 where the ring was in view (and is outside the board's cut edge)
 };
 // The ring's maps are made once per pose (kept in `pose`).
