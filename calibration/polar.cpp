@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <opencv2/core/hal/intrin.hpp>
+
 namespace swref::calibration {
 namespace {
 
@@ -42,6 +44,36 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
   const bool check = mask && !blocked.empty();
   const size_t step = lab.step1();
   const float* base = lab.ptr<float>(0);
+  // Most grids lie well inside the image: no point then needs clamping, nor its neighbours checking.
+  const double reach = kRings * ring_px + 2;
+  if (!check && centre_px.x - reach >= 0 && centre_px.y - reach >= 0 && centre_px.x + reach <= w - 2 && centre_px.y + reach <= h - 2) {
+    double ux[kAngles], uy[kAngles];
+    for (int a = 0; a < kAngles; ++a) {
+      ux[a] = kUnit[a].first * cr - kUnit[a].second * sr, uy[a] = kUnit[a].first * sr + kUnit[a].second * cr;
+    }
+    for (int r = 0; r < kRings; ++r) {
+      const double rad = (r + 0.5) * ring_px;
+      float* o0 = o + r * kAngles;
+      float* o1 = o0 + kRings * kAngles;
+      float* o2 = o1 + kRings * kAngles;
+      for (int a = 0; a < kAngles; ++a) {
+        const double x = centre_px.x + rad * ux[a], y = centre_px.y + rad * uy[a];
+        const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
+        const float fx = static_cast<float>(x - x0), fy = static_cast<float>(y - y0);
+        const float* p00 = base + y0 * step + 3 * x0;
+        const float* p10 = p00 + step;
+        float v[kChannels];
+        for (int c = 0; c < kChannels; ++c) {
+          const float top = p00[c] + fx * (p00[c + 3] - p00[c]);
+          const float bottom = p10[c] + fx * (p10[c + 3] - p10[c]);
+          v[c] = top + fy * (bottom - top);
+        }
+        o0[a] = v[0], o1[a] = v[1], o2[a] = v[2];
+      }
+    }
+    if (mask) mask->clear();
+    return;
+  }
   for (int a = 0; a < kAngles; ++a) {
     const double ux = kUnit[a].first * cr - kUnit[a].second * sr, uy = kUnit[a].first * sr + kUnit[a].second * cr;
     for (int r = 0; r < kRings; ++r) {
@@ -104,44 +136,69 @@ std::array<float, kAngles> RotationErrors(const SampleSpectra& samples, const Te
   return e;
 }
 
+namespace {
+
+// Every sample kept (a mask of ones), so that the masked and unmasked sums run the same code.
+const uint8_t* AllKept() {
+  static const std::array<uint8_t, kRings * kAngles> kOnes = [] {
+    std::array<uint8_t, kRings * kAngles> a;
+    a.fill(1);
+    return a;
+  }();
+  return kOnes.data();
+}
+
+// Calls `vector(a, t)` for runs of four sample angles a = a..a+3 laid on template angles t..t+3 (t = a + shift, mod
+// kAngles), and `scalar(a, t)` for the angles left over: two runs without wrapping, so that the loads are plain.
+template <typename Vector, typename Scalar>
+inline void ForShifted(int s, Vector&& vector, Scalar&& scalar) {
+  for (int part = 0; part < 2; ++part) {
+    const int a0 = part == 0 ? 0 : kAngles - s, a1 = part == 0 ? kAngles - s : kAngles, t0 = part == 0 ? s : s - kAngles;
+    int a = a0;
+    for (; a + 4 <= a1; a += 4) vector(a, a + t0);
+    for (; a < a1; ++a) scalar(a, a + t0);
+  }
+}
+
+// Four mask bytes as 0.0 or 1.0.
+inline cv::v_float32x4 KeptAt(const uint8_t* keep) { return cv::v_cvt_f32(cv::v_reinterpret_as_s32(cv::v_load_expand_q(keep))); }
+
+}  // namespace
+
 double RobustError(const PolarSamples& samples, const std::vector<float>& mean, const std::vector<float>& weight, int shift,
                    double cap, const std::vector<uint8_t>* mask, double* kept_share, const LabOffset& offset) {
   static_assert((kAngles & (kAngles - 1)) == 0, "kAngles is a power of two");
   const int s = shift & (kAngles - 1);
   const float fcap = static_cast<float>(cap);
+  const cv::v_float32x4 vcap = cv::v_setall_f32(fcap);
+  const uint8_t* kept = mask ? mask->data() : AllKept();
   double sum = 0, wsum = 0, wall = 0;
   for (int c = 0; c < kChannels; ++c) {
     const float o = offset[c];
+    const cv::v_float32x4 vo = cv::v_setall_f32(o);
     for (int r = 0; r < kRings; ++r) {
       const int row = (c * kRings + r) * kAngles;
       const float* p = samples.data() + row;
       const float* m = mean.data() + row;
       const float* w = weight.data() + row;
-      const uint8_t* keep = mask ? mask->data() + r * kAngles : nullptr;
+      const uint8_t* keep = kept + r * kAngles;
+      cv::v_float32x4 vs = cv::v_setzero_f32(), vw = vs, va = vs;
       float rs = 0, rw = 0, ra = 0;
-      // Two runs without wrapping (sample a goes with template a + s), so that the compiler can vectorise them.
-      for (int part = 0; part < 2; ++part) {
-        const int a0 = part == 0 ? 0 : kAngles - s, a1 = part == 0 ? kAngles - s : kAngles, t0 = part == 0 ? s : s - kAngles;
-        const float* mt = m + t0;
-        const float* wt = w + t0;
-        if (keep) {
-          for (int a = a0; a < a1; ++a) {
-            ra += wt[a];
-            const float k = keep[a] ? 1.0f : 0.0f;
-            const float d = p[a] + o - mt[a];
-            rs += k * wt[a] * std::min(d * d, fcap);
-            rw += k * wt[a];
-          }
-        } else {
-          for (int a = a0; a < a1; ++a) {
-            const float d = p[a] + o - mt[a];
-            rs += wt[a] * std::min(d * d, fcap);
-            rw += wt[a];
-          }
-          ra = rw;
-        }
-      }
-      sum += rs, wsum += rw, wall += ra;
+      ForShifted(
+          s,
+          [&](int a, int t) {
+            const cv::v_float32x4 d = cv::v_load(p + a) + vo - cv::v_load(m + t), wt = cv::v_load(w + t), kw = wt * KeptAt(keep + a);
+            va += wt;
+            vs += kw * cv::v_min(d * d, vcap);
+            vw += kw;
+          },
+          [&](int a, int t) {
+            const float d = p[a] + o - m[t], kw = keep[a] ? w[t] : 0.0f;
+            ra += w[t];
+            rs += kw * std::min(d * d, fcap);
+            rw += kw;
+          });
+      sum += rs + cv::v_reduce_sum(vs), wsum += rw + cv::v_reduce_sum(vw), wall += ra + cv::v_reduce_sum(va);
     }
   }
   if (kept_share) *kept_share = wall > 0 ? wsum / wall : 0;
@@ -154,30 +211,40 @@ namespace swref::calibration {
 
 LabOffset FitOffset(const PolarSamples& samples, const std::vector<float>& mean, const std::vector<float>& weight, int shift, double cap,
                     const std::vector<uint8_t>* mask) {
-  constexpr int kWrap = kAngles - 1;
-  const int s = shift & kWrap;
+  const int s = shift & (kAngles - 1);
   LabOffset offset = kNoOffset;
   const float reach = static_cast<float>(std::sqrt(cap));
+  const cv::v_float32x4 vreach = cv::v_setall_f32(reach), zero = cv::v_setzero_f32();
+  const uint8_t* kept = mask ? mask->data() : AllKept();
   // Twice: the second round judges "within reach" from the first round's offset.
   for (int round = 0; round < 2; ++round) {
     for (int c = 0; c < kChannels; ++c) {
-      float sum = 0, wsum = 0;
       const float o = offset[c];
+      const cv::v_float32x4 vo = cv::v_setall_f32(o);
+      cv::v_float32x4 vs = zero, vw = zero;
+      float sum = 0, wsum = 0;
       for (int r = 0; r < kRings; ++r) {
         const int row = (c * kRings + r) * kAngles;
         const float* p = samples.data() + row;
         const float* m = mean.data() + row;
         const float* w = weight.data() + row;
-        const uint8_t* keep = mask ? mask->data() + r * kAngles : nullptr;
-        for (int a = 0; a < kAngles; ++a) {
-          if (keep && !keep[a]) continue;
-          const int t = (a + s) & kWrap;
-          const float d = m[t] - p[a];
-          if (std::abs(d - o) > reach) continue;
-          sum += w[t] * d;
-          wsum += w[t];
-        }
+        const uint8_t* keep = kept + r * kAngles;
+        ForShifted(
+            s,
+            [&](int a, int t) {
+              const cv::v_float32x4 d = cv::v_load(m + t) - cv::v_load(p + a);
+              const cv::v_float32x4 kw = cv::v_select(cv::v_abs(d - vo) <= vreach, cv::v_load(w + t) * KeptAt(keep + a), zero);
+              vs += kw * d;
+              vw += kw;
+            },
+            [&](int a, int t) {
+              const float d = m[t] - p[a];
+              const float kw = keep[a] && std::abs(d - o) <= reach ? w[t] : 0.0f;
+              sum += kw * d;
+              wsum += kw;
+            });
       }
+      sum += cv::v_reduce_sum(vs), wsum += cv::v_reduce_sum(vw);
       offset[c] = wsum > 0 ? std::clamp(sum / wsum, -kMaxOffset[c], kMaxOffset[c]) : 0.0f;
     }
   }
