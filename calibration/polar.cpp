@@ -10,15 +10,20 @@ namespace {
 
 constexpr int kBins = kAngles / 2 + 1;  // a real row's spectrum is conjugate-symmetric: bins 0..kAngles/2 suffice
 
-// Forward DFT of every row of a kPolarRows x kAngles real array, keeping bins 0..kAngles/2.
+// Forward DFT of every row of a kPolarRows x kAngles real array, keeping bins 0..kAngles/2 (OpenCV's packed CCS
+// rows: Re0, Re1, Im1, ..., Re(N/2)).
 std::vector<std::complex<float>> RowSpectra(const float* rows) {
   const cv::Mat in(kPolarRows, kAngles, CV_32F, const_cast<float*>(rows));
-  cv::Mat out;
-  cv::dft(in, out, cv::DFT_ROWS | cv::DFT_COMPLEX_OUTPUT);
+  float packed[kPolarRows * kAngles];
+  cv::Mat out(kPolarRows, kAngles, CV_32F, packed);
+  cv::dft(in, out, cv::DFT_ROWS);
   std::vector<std::complex<float>> s(static_cast<size_t>(kPolarRows) * kBins);
   for (int r = 0; r < kPolarRows; ++r) {
-    const cv::Vec2f* row = out.ptr<cv::Vec2f>(r);
-    for (int k = 0; k < kBins; ++k) s[static_cast<size_t>(r) * kBins + k] = {row[k][0], row[k][1]};
+    const float* row = packed + r * kAngles;
+    std::complex<float>* o = s.data() + static_cast<size_t>(r) * kBins;
+    o[0] = {row[0], 0.0f};
+    for (int k = 1; k < kAngles / 2; ++k) o[k] = {row[2 * k - 1], row[2 * k]};
+    o[kAngles / 2] = {row[kAngles - 1], 0.0f};
   }
   return s;
 }
@@ -119,20 +124,31 @@ SampleSpectra MakeSpectra(const PolarSamples& samples) {
 
 std::array<float, kAngles> RotationErrors(const SampleSpectra& samples, const TemplateSpectra& tmpl) {
   // S[k] = sum over rows of  W^[k] conj(P2^[k]) - 2 (WM)^[k] conj(P^[k]);  IDFT(S)(s) = corr(P2, W)(s) - 2 corr(P, WM)(s).
-  std::complex<float> acc[kBins] = {};
+  // Summed in real and imaginary parts (a std::complex product checks for infinities at every step).
+  float re[kBins] = {}, im[kBins] = {};
   for (int r = 0; r < kPolarRows; ++r) {
     const size_t o = static_cast<size_t>(r) * kBins;
-    for (int k = 0; k < kBins; ++k) acc[k] += tmpl.w[o + k] * std::conj(samples.p2[o + k]) - 2.0f * tmpl.wm[o + k] * std::conj(samples.p[o + k]);
+    const float* w = reinterpret_cast<const float*>(tmpl.w.data() + o);
+    const float* wm = reinterpret_cast<const float*>(tmpl.wm.data() + o);
+    const float* p = reinterpret_cast<const float*>(samples.p.data() + o);
+    const float* p2 = reinterpret_cast<const float*>(samples.p2.data() + o);
+    for (int k = 0; k < kBins; ++k) {
+      const float wr = w[2 * k], wi = w[2 * k + 1], mr = wm[2 * k], mi = wm[2 * k + 1];
+      const float qr = p2[2 * k], qi = p2[2 * k + 1], pr = p[2 * k], pi = p[2 * k + 1];
+      re[k] += wr * qr + wi * qi - 2.0f * (mr * pr + mi * pi);
+      im[k] += wi * qr - wr * qi - 2.0f * (mi * pr - mr * pi);
+    }
   }
-  cv::Mat spectrum(1, kAngles, CV_32FC2);
-  cv::Vec2f* s = spectrum.ptr<cv::Vec2f>(0);
-  for (int k = 0; k < kBins; ++k) s[k] = {acc[k].real(), acc[k].imag()};
-  for (int k = kBins; k < kAngles; ++k) s[k] = {acc[kAngles - k].real(), -acc[kAngles - k].imag()};
-  cv::Mat corr;
-  cv::dft(spectrum, corr, cv::DFT_INVERSE | cv::DFT_SCALE | cv::DFT_REAL_OUTPUT);
+  // The inverse of a real signal's spectrum, packed as OpenCV's CCS row: Re0, Re1, Im1, ..., Re(N/2-1), Im(N/2-1), Re(N/2).
+  float packed[kAngles], corr[kAngles];
+  packed[0] = re[0];
+  for (int k = 1; k < kAngles / 2; ++k) packed[2 * k - 1] = re[k], packed[2 * k] = im[k];
+  packed[kAngles - 1] = re[kAngles / 2];
+  cv::Mat in(1, kAngles, CV_32F, packed), out(1, kAngles, CV_32F, corr);
+  cv::dft(in, out, cv::DFT_INVERSE | cv::DFT_SCALE | cv::DFT_REAL_OUTPUT);
   std::array<float, kAngles> e;
   const float norm = static_cast<float>(1.0 / std::max(tmpl.wsum, 1e-9));
-  for (int i = 0; i < kAngles; ++i) e[i] = std::max(0.0f, (corr.at<float>(0, i) + static_cast<float>(tmpl.wmm)) * norm);
+  for (int i = 0; i < kAngles; ++i) e[i] = std::max(0.0f, (corr[i] + static_cast<float>(tmpl.wmm)) * norm);
   return e;
 }
 

@@ -1,6 +1,7 @@
 #include "calibration/token_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -265,12 +266,21 @@ KindTemplate MakeTemplate(const std::string& kind, std::vector<Photo>& photos, c
 
 cv::Mat MatchLab(const cv::Mat& bgr) {
   // Smoothed, then OpenCV's 8-bit Lab (L 0..255, a and b offset by 128), back to the float ranges.
-  cv::Mat smooth, lab8, lab;
+  cv::Mat smooth, lab8;
   cv::GaussianBlur(bgr, smooth, cv::Size(), kMatchBlurPx);
   cv::cvtColor(smooth, lab8, cv::COLOR_BGR2Lab);
-  lab8.convertTo(lab, CV_32FC3);
-  cv::multiply(lab, cv::Scalar(100.0 / 255, 1, 1), lab);
-  cv::subtract(lab, cv::Scalar(0, 128, 128), lab);
+  // In one pass through a table of the 256 values each channel can take.
+  static const std::array<std::array<float, 256>, 3> kTable = [] {
+    std::array<std::array<float, 256>, 3> t;
+    for (int v = 0; v < 256; ++v) t[0][v] = static_cast<float>(v * (100.0 / 255)), t[1][v] = t[2][v] = v - 128.0f;
+    return t;
+  }();
+  cv::Mat lab(lab8.size(), CV_32FC3);
+  for (int y = 0; y < lab8.rows; ++y) {
+    const uchar* in = lab8.ptr<uchar>(y);
+    float* out = lab.ptr<float>(y);
+    for (int x = 0; x < 3 * lab8.cols; x += 3) out[x] = kTable[0][in[x]], out[x + 1] = kTable[1][in[x + 1]], out[x + 2] = kTable[2][in[x + 2]];
+  }
   return lab;
 }
 

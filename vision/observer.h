@@ -246,14 +246,16 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
 // Rectified::ceiling at a board pixel.
 cv::Vec3f CeilingAt(const Rectified& frame, cv::Point2d board_px);
 // Glare in a light-matched board image (float BGR 0..255) against the empty board (its GlareCells): large smooth
-// patches that gained light of one colour in every channel (or as much as the camera could record: `raw`, the
-// board image before matching, says where it saturated). With `corrected`, the image with that light taken off;
-// `taken` (optional): the light taken off, float BGR.
+// patches that gained light of one colour in every channel (or as much as the camera could record: `saturated`,
+// SaturatedCells of the board image before matching, says where it saturated). With `corrected`, the image with
+// that light taken off; `taken` (optional): the light taken off, float BGR.
 inline constexpr int kGlareCellPx = 4;   // glare is judged on cells of this many board pixels (2 mm)
 cv::Mat GlareCells(const cv::Mat& reference_board);
+// The share of each glare cell's pixels where the camera saturated a channel (CV_32FC3, per channel).
+cv::Mat SaturatedCells(const cv::Mat& raw, cv::Size cells);
 // `objects` (optional, CV_8U at the glare cells' size): cells where something lies (a token's outline was seen);
 // they neither make nor shape a patch of glare, which is fitted around them.
-cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken = nullptr,
+cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const cv::Mat& saturated, cv::Mat* corrected, cv::Mat* taken = nullptr,
                   const cv::Mat& objects = cv::Mat());
 // The reference's side of the light matching: the empty board at 1/16 scale, float BGR.
 cv::Mat LightReference(const cv::Mat& reference_board);

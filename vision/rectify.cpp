@@ -126,21 +126,24 @@ cv::Mat GlareCells(const cv::Mat& reference_board) {
   return cells;
 }
 
-cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const cv::Mat& raw, cv::Mat* corrected, cv::Mat* taken,
+cv::Mat SaturatedCells(const cv::Mat& raw, cv::Size cells) {
+  cv::Mat full, sat;
+  cv::compare(raw, cv::Scalar::all(250), full, cv::CMP_GE);
+  full.convertTo(full, CV_32FC3, 1.0 / 255);
+  cv::resize(full, sat, cells, 0, 0, cv::INTER_AREA);
+  return sat;
+}
+
+cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const cv::Mat& saturated, cv::Mat* corrected, cv::Mat* taken,
                   const cv::Mat& objects) {
   // Judged on 2 mm cells: the board's fine texture (stripes, tree crowns) averages out, a token does not.
   constexpr double kCellMm = kGlareCellPx / kBoardPxPerMm;
   const cv::Size cells = reference_cells.size();
-  cv::Mat m, sat;
+  cv::Mat m;
   const cv::Mat& ref = reference_cells;
   cv::resize(matched, m, cells, 0, 0, cv::INTER_AREA);
-  {
-    // A cell where the camera saturated a channel anywhere may have gained less there.
-    cv::Mat full;
-    cv::compare(raw, cv::Scalar::all(250), full, cv::CMP_GE);
-    full.convertTo(full, CV_32FC3, 1.0 / 255);
-    cv::resize(full, sat, cells, 0, 0, cv::INTER_AREA);
-  }
+  // A cell where the camera saturated a channel anywhere may have gained less there.
+  const cv::Mat& sat = saturated;
   const cv::Mat d = m - ref;
   // The colour glare adds, one for the whole frame: the median direction of the cells brighter in every channel.
   std::vector<float> dirs[3];
@@ -307,7 +310,8 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
   const cv::Mat objects = ObjectCells(r.outline_seeds, reference_cells.size());
   // Glare is light added on top (a lamp's reflection), not multiplied: the gains are fitted again without it, then
   // it is taken off before anything else.
-  cv::Mat glare = FindGlare(matched, reference_cells, r.bgr, nullptr, nullptr, objects);
+  const cv::Mat saturated = SaturatedCells(r.bgr, reference_cells.size());
+  cv::Mat glare = FindGlare(matched, reference_cells, saturated, nullptr, nullptr, objects);
   if (cv::countNonZero(glare) > 0) {
     cv::Mat cells;
     cv::resize(glare, cells, small.size(), 0, 0, cv::INTER_AREA);
@@ -315,7 +319,7 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
     matched = Apply(cur, gain);
   }
   cv::Mat taken;
-  r.glare = FindGlare(matched, reference_cells, r.bgr, &matched, &taken, objects);
+  r.glare = FindGlare(matched, reference_cells, saturated, &matched, &taken, objects);
   // The camera saturates at 255: once matched that is 255 / gain, less the glare taken off.
   cv::divide(cv::Scalar::all(255.0), gain, r.ceiling);
   r.gain = gain;
