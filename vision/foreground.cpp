@@ -8,9 +8,13 @@
 
 namespace swref::vision {
 
+int Components(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, cv::Mat& centroids) {
+  return cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S, cv::CCL_GRANA);
+}
+
 cv::Mat KeepComponents(const cv::Mat& mask, const std::function<bool(int area_px, int index)>& keep) {
   cv::Mat cc, stats, centroids;
-  const int n = cv::connectedComponentsWithStats(mask, cc, stats, centroids, 8, CV_32S);
+  const int n = Components(mask, cc, stats, centroids);
   std::vector<uchar> lut(n, 0);
   for (int i = 1; i < n; ++i) lut[i] = keep(stats.at<int>(i, cv::CC_STAT_AREA), i) ? 255 : 0;
   cv::Mat out(mask.size(), CV_8U);
@@ -93,7 +97,7 @@ Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, 
   cv::morphologyEx(weak, weak, cv::MORPH_OPEN, disc);
   {
     cv::Mat cc, stats, centroids;
-    const int n = cv::connectedComponentsWithStats(weak, cc, stats, centroids, 8, CV_32S);
+    const int n = Components(weak, cc, stats, centroids);
     std::vector<int> strong_px(n, 0), found_px(n, 0);
     std::vector<uchar> lut(n, 0);
     for (int y = 0; y < cc.rows; ++y) {

@@ -200,7 +200,7 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
   // Glare on the table brightens it but the wood's grain still shows through; an arm or a sleeve hides it. A
   // changed piece whose fine texture still follows the reference's is glare, not a change.
   cv::Mat cc, stats, centroids;
-  const int n = cv::connectedComponentsWithStats(change, cc, stats, centroids, 8, CV_32S);
+  const int n = Components(change, cc, stats, centroids);
   std::vector<int> at_rim(n, 0);
   std::vector<double> sff(n, 0), srr(n, 0), sfr(n, 0);
   for (const Strip& s : strips) {
@@ -244,7 +244,7 @@ bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table
     return true;
   }
   cv::Mat cc, stats, centroids;
-  const int n = cv::connectedComponentsWithStats(fg.mask, cc, stats, centroids, 8, CV_32S);
+  const int n = Components(fg.mask, cc, stats, centroids);
   const int w = fg.mask.cols, h = fg.mask.rows;
   // Contact with the edge is measured on a ring 5 mm inside it (the outermost millimetres are noisy: the board's
   // cut, its shadow, a registration error of a pixel). Where the table was watched, a contact counts only when

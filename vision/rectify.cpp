@@ -205,7 +205,7 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
   cv::Mat fill = cv::Mat::zeros(cells, CV_32F);
   {
     cv::Mat cc, stats, centroids;
-    const int count = cv::connectedComponentsWithStats(glare_cells, cc, stats, centroids, 8, CV_32S);
+    const int count = Components(glare_cells, cc, stats, centroids);
     for (int i = 1; i < count; ++i) {
       double peak = 0;
       const cv::Point2d c0(centroids.at<double>(i, 0), centroids.at<double>(i, 1));
