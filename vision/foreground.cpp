@@ -26,21 +26,37 @@ cv::Mat KeepComponents(const cv::Mat& mask, const std::function<bool(int area_px
   return out;
 }
 
-Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, double threshold) {
+namespace {
+constexpr int kTexturePx = 5;  // the texture test's windows: 5 mm at 1 px/mm
+const cv::Size kTextureWindow(kTexturePx, kTexturePx);
+}  // namespace
+
+ForegroundReference MakeForegroundReference(const cv::Mat& reference_lab) {
+  ForegroundReference r;
+  cv::resize(reference_lab, r.lab, cv::Size(), 0.5, 0.5, cv::INTER_AREA);
+  cv::extractChannel(r.lab, r.lightness, 0);
+  cv::Mat rr;
+  cv::boxFilter(r.lightness, r.mean, CV_32F, kTextureWindow);
+  cv::boxFilter(r.lightness.mul(r.lightness), rr, CV_32F, kTextureWindow);
+  r.variance = rr - r.mean.mul(r.mean);
+  return r;
+}
+
+Foreground FindForeground(const Rectified& frame, const ForegroundReference& reference, double threshold) {
   // Judged at half the board image's resolution (1 px/mm; a token is 25 px wide there), then brought back.
   constexpr double ppm = kBoardPxPerMm / 2;
   Foreground fg;
-  cv::Mat f, r;
-  cv::resize(frame.lab, f, cv::Size(), 0.5, 0.5, cv::INTER_AREA);
-  cv::resize(reference_lab, r, f.size(), 0, 0, cv::INTER_AREA);
-  // Per pixel, in one pass: the colour score, the lightness of both for the texture test, and blinding.
-  cv::Mat score(f.size(), CV_32F), lf(f.size(), CV_32F), lr(f.size(), CV_32F), blind(f.size(), CV_8U);
+  cv::Mat f;
+  cv::resize(frame.lab, f, reference.lab.size(), 0, 0, cv::INTER_AREA);
+  const cv::Mat& r = reference.lab;
+  const cv::Mat& lr = reference.lightness;
+  // Per pixel, in one pass: the colour score, the frame's lightness for the texture test, and blinding.
+  cv::Mat score(f.size(), CV_32F), lf(f.size(), CV_32F), blind(f.size(), CV_8U);
   for (int y = 0; y < f.rows; ++y) {
     const cv::Vec3f* pf = f.ptr<cv::Vec3f>(y);
     const cv::Vec3f* pr = r.ptr<cv::Vec3f>(y);
     float* sc = score.ptr<float>(y);
     float* a = lf.ptr<float>(y);
-    float* b = lr.ptr<float>(y);
     uchar* bl = blind.ptr<uchar>(y);
     for (int x = 0; x < f.cols; ++x) {
       const float dl = pf[x][0] - pr[x][0], da = pf[x][1] - pr[x][1], db = pf[x][2] - pr[x][2];
@@ -49,7 +65,6 @@ Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, 
       // change of colour. (Glare was taken off the frame by Rectify.)
       sc[x] = chroma_diff * 1.3f + std::max(-dl - 18.0f, 0.0f) + std::max(dl, 0.0f) * 0.8f;
       a[x] = pf[x][0];
-      b[x] = pr[x][0];
       // Blinded: so much light that the sensor saw white, whatever lies there.
       bl[x] = pf[x][0] > 96 && pf[x][1] * pf[x][1] + pf[x][2] * pf[x][2] < 16 ? 255 : 0;
     }
@@ -60,14 +75,14 @@ Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, 
   // change it); a token hides it. Where the board is plain, colour alone decides.
   cv::Mat textured, ncc;
   {
-    const cv::Size win(5, 5);
-    cv::Mat mf, mr, ff, rr, fr;
+    const cv::Size win = kTextureWindow;
+    cv::Mat mf, ff, fr;
+    const cv::Mat& mr = reference.mean;
+    const cv::Mat& vr = reference.variance;
     cv::boxFilter(lf, mf, CV_32F, win);
-    cv::boxFilter(lr, mr, CV_32F, win);
     cv::boxFilter(lf.mul(lf), ff, CV_32F, win);
-    cv::boxFilter(lr.mul(lr), rr, CV_32F, win);
     cv::boxFilter(lf.mul(lr), fr, CV_32F, win);
-    const cv::Mat vf = ff - mf.mul(mf), vr = rr - mr.mul(mr), cov = fr - mf.mul(mr);
+    const cv::Mat vf = ff - mf.mul(mf), cov = fr - mf.mul(mr);
     cv::Mat denom;
     cv::sqrt(cv::max(vf.mul(vr), 1e-6), denom);
     ncc = cov / denom;

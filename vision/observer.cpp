@@ -101,6 +101,7 @@ Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::
   MakeBoardMaps(ref, setup_.layout.board_mm, cv::Matx33d::eye(), {});
   cv::remap(reference, reference_board_, ref.map1, ref.map2, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
   reference_lab_ = calibration::MatchLab(reference_board_);
+  reference_foreground_ = MakeForegroundReference(reference_lab_);
   reference_small_ = LightReference(reference_board_);
   reference_cells_ = GlareCells(reference_board_);
   reference_half_lab_ = OutlineLab(reference_board_);
@@ -207,7 +208,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
 
   // 3. Foreground.
   t = Clock::now();
-  const Foreground fg = FindForeground(rect, reference_lab_, options_.foreground_threshold);
+  const Foreground fg = FindForeground(rect, reference_foreground_, options_.foreground_threshold);
   times_.foreground = Ms(t, Clock::now());
   if (debug_) {
     cv::Mat vis;

@@ -63,6 +63,13 @@ struct Instance {
   double wall_expected_mm = 0;       // ... for a single token there
 };
 
+// The empty board's side of the comparison, made once (FindForeground, step 3): its Lab at 1 px/mm, and its L*'s
+// mean and variance over the texture test's windows.
+struct ForegroundReference {
+  cv::Mat lab;                       // CV_32FC3
+  cv::Mat lightness, mean, variance; // CV_32F
+};
+
 struct StageTimes {
   double decode = 0, register_ = 0, rectify = 0, foreground = 0, gate = 0, instances = 0, count = 0, total = 0;
 };
@@ -137,6 +144,7 @@ class Observer {
   ObserverOptions options_;
   cv::Mat reference_board_;          // the empty board in board coordinates (CV_8UC3)
   cv::Mat reference_lab_;            // ... in Lab, float, smoothed as frames are
+  ForegroundReference reference_foreground_;  // ... as the foreground is judged against it
   cv::Mat reference_small_;          // ... as float BGR at 1/16, for the light matching
   cv::Mat reference_cells_;          // ... at 2 mm cells, for finding glare
   cv::Mat reference_half_lab_;       // ... at 1 px/mm in Lab, for the tokens' outlines
@@ -271,7 +279,8 @@ struct Foreground {
   cv::Mat glare;                     // CV_8U, 255 = glare on the board (Rectified::glare; not foreground)
   cv::Mat blind;                     // CV_8U, 255 = saturated white: nothing can be seen there
 };
-Foreground FindForeground(const Rectified& frame, const cv::Mat& reference_lab, double threshold);
+ForegroundReference MakeForegroundReference(const cv::Mat& reference_lab);
+Foreground FindForeground(const Rectified& frame, const ForegroundReference& reference, double threshold);
 
 // Step 4: arms over the board. The table around the board (a ring of 40 mm at 1 px/mm) against the reference
 // photo's: something big there that changed and reaches the board's edge is an arm; so is a foreground piece

@@ -10,6 +10,7 @@
 // they are found from the foreground as before.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <opencv2/imgproc.hpp>
 
@@ -60,28 +61,37 @@ std::vector<OutlineSeed> OutlineSeeds(const cv::Mat& frame_half_lab, const cv::M
   };
   const double probe = 2.0 * ppm, h = (radius_mm + 0.5) * ppm;
   cv::Mat acc = cv::Mat::zeros(d.size(), CV_32F), fine = acc.clone();
-  // The wedges of centres, one per direction bin, as points and as offsets into the accumulator's rows.
+  // The wedges of centres, one per direction bin, as points (made once per radius) and as offsets into the
+  // accumulator's rows.
   constexpr int kBins = 32;
-  struct Wedge {
-    std::vector<cv::Point> points;
-    std::vector<int> offsets;
-  };
-  std::vector<Wedge> wedges(kBins);
   const double r_in = (radius_mm - 1) * ppm, r_out = radius_mm * 1.35 * ppm;
   const int margin = cvCeil(r_out) + 1;
-  for (int b = 0; b < kBins; ++b) {
-    const double dir = 2 * CV_PI * b / kBins;
-    for (int oy = -margin; oy <= margin; ++oy)
-      for (int ox = -margin; ox <= margin; ++ox) {
-        const double dist = std::hypot(ox, oy);
-        if (dist < r_in || dist > r_out) continue;
-        double da = std::abs(std::remainder(std::atan2(oy, ox) - dir, 2 * CV_PI));
-        if (da > CV_PI / 4 + 1e-9) continue;
-        // Farther out only towards the corners: at the side's middle the centre lies at the half width.
-        if (dist > r_in / std::cos(std::min(da, CV_PI / 4)) + 1.5 * ppm) continue;
-        wedges[b].points.emplace_back(ox, oy);
-        wedges[b].offsets.push_back(oy * static_cast<int>(acc.step1()) + ox);
-      }
+  thread_local std::map<double, std::vector<std::vector<cv::Point>>> wedge_points;
+  auto [made, fresh] = wedge_points.try_emplace(radius_mm, kBins);
+  if (fresh) {
+    for (int b = 0; b < kBins; ++b) {
+      const double dir = 2 * CV_PI * b / kBins;
+      for (int oy = -margin; oy <= margin; ++oy)
+        for (int ox = -margin; ox <= margin; ++ox) {
+          const double dist = std::hypot(ox, oy);
+          if (dist < r_in || dist > r_out) continue;
+          double da = std::abs(std::remainder(std::atan2(oy, ox) - dir, 2 * CV_PI));
+          if (da > CV_PI / 4 + 1e-9) continue;
+          // Farther out only towards the corners: at the side's middle the centre lies at the half width.
+          if (dist > r_in / std::cos(std::min(da, CV_PI / 4)) + 1.5 * ppm) continue;
+          made->second[b].emplace_back(ox, oy);
+        }
+    }
+  }
+  struct Wedge {
+    const std::vector<cv::Point>& points;
+    std::vector<int> offsets;
+  };
+  std::vector<Wedge> wedges;
+  for (const std::vector<cv::Point>& points : made->second) {
+    Wedge w{points, {}};
+    for (const cv::Point& o : points) w.offsets.push_back(o.y * static_cast<int>(acc.step1()) + o.x);
+    wedges.push_back(std::move(w));
   }
   constexpr float kMinStrength = 2.0f;   // Lab units per pixel: noise and JPEG stay below it
   constexpr float kFullStrength = 5.0f;  // an edge this strong is surely an edge

@@ -43,8 +43,9 @@ std::vector<double> Profile(const cv::Mat& labels, uint16_t own, cv::Point2d cen
   const cv::Point2d across(-dir.y, dir.x);
   const int reach = cvRound(kReachMm * kPpm);
   auto inside = [](const cv::Mat& m, int x, int y) { return x >= 0 && y >= 0 && x < m.cols && y < m.rows; };
-  std::vector<std::vector<double>> rays;
-  int total = 0;
+  thread_local std::vector<double> values;  // the kept rays one after another, `reach` values each
+  values.clear();
+  int total = 0, kept = 0;
   for (double o = -width_px / 6; o <= width_px / 6; o += 1.0) {
     ++total;
     cv::Point2d p = centre_px + across * o;
@@ -54,24 +55,26 @@ std::vector<double> Profile(const cv::Mat& labels, uint16_t own, cv::Point2d cen
       if (!inside(labels, x, y) || labels.at<uint16_t>(y, x) != own) break;
       p += dir;
     }
-    std::vector<double> ray;
-    for (int n = 0; n < reach; ++n, p += dir) {
+    const size_t start = values.size();
+    int n = 0;
+    for (; n < reach; ++n, p += dir) {
       const int x = cvRound(p.x), y = cvRound(p.y);
       if (!inside(labels, x, y)) break;
       const uint16_t l = labels.at<uint16_t>(y, x);
       if (l != 0 && l != own) break;
-      ray.push_back(value(x, y));
+      values.push_back(value(x, y));
     }
-    if (static_cast<int>(ray.size()) == reach) rays.push_back(std::move(ray));
+    if (n == reach) ++kept;
+    else values.resize(start);
   }
-  *clear = total ? static_cast<double>(rays.size()) / total : 0;
+  *clear = total ? static_cast<double>(kept) / total : 0;
   std::vector<double> profile(reach, 0);
-  if (rays.empty()) return profile;
-  std::vector<double> column(rays.size());
+  if (kept == 0) return profile;
+  std::vector<double> column(kept);
   for (int k = 0; k < reach; ++k) {
-    for (size_t r = 0; r < rays.size(); ++r) column[r] = rays[r][k];
-    std::nth_element(column.begin(), column.begin() + column.size() / 2, column.end());
-    profile[k] = column[column.size() / 2];
+    for (int r = 0; r < kept; ++r) column[r] = values[static_cast<size_t>(r) * reach + k];
+    std::nth_element(column.begin(), column.begin() + kept / 2, column.end());
+    profile[k] = column[kept / 2];
   }
   return profile;
 }
