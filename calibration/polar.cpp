@@ -49,9 +49,9 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
   const bool check = mask && !blocked.empty();
   const size_t step = lab.step1();
   const float* base = lab.ptr<float>(0);
-  // Most grids lie well inside the image: no point then needs clamping, nor its neighbours checking.
-  const double reach = kRings * ring_px + 2;
-  if (!check && centre_px.x - reach >= 0 && centre_px.y - reach >= 0 && centre_px.x + reach <= w - 2 && centre_px.y + reach <= h - 2) {
+  // Most grids lie inside the image with a pixel to spare: no point then needs clamping, nor its neighbours checking.
+  const double reach = (kRings - 0.5) * ring_px + 1;
+  if (centre_px.x - reach >= 0 && centre_px.y - reach >= 0 && centre_px.x + reach <= w - 1 && centre_px.y + reach <= h - 1) {
     double ux[kAngles], uy[kAngles];
     for (int a = 0; a < kAngles; ++a) {
       ux[a] = kUnit[a].first * cr - kUnit[a].second * sr, uy[a] = kUnit[a].first * sr + kUnit[a].second * cr;
@@ -74,9 +74,12 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
           v[c] = top + fy * (bottom - top);
         }
         o0[a] = v[0], o1[a] = v[1], o2[a] = v[2];
+        if (check && blocked.at<uchar>(static_cast<int>(y + 0.5), static_cast<int>(x + 0.5))) {
+          (*mask)[static_cast<size_t>(r) * kAngles + a] = 0, any_blocked = true;
+        }
       }
     }
-    if (mask) mask->clear();
+    if (mask && !any_blocked) mask->clear();
     return;
   }
   for (int a = 0; a < kAngles; ++a) {

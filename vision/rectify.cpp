@@ -127,6 +127,23 @@ cv::Mat GlareCells(const cv::Mat& reference_board) {
 }
 
 cv::Mat SaturatedCells(const cv::Mat& raw, cv::Size cells) {
+  if (raw.cols == cells.width * kGlareCellPx && raw.rows == cells.height * kGlareCellPx) {
+    // Whole cells: each one's share counted directly (what INTER_AREA gives, in one pass over the 8-bit image).
+    constexpr int n = kGlareCellPx;
+    cv::Mat sat(cells, CV_32FC3);
+    std::vector<int> count(static_cast<size_t>(cells.width) * 3);
+    for (int cy = 0; cy < cells.height; ++cy) {
+      std::fill(count.begin(), count.end(), 0);
+      for (int y = cy * n; y < (cy + 1) * n; ++y) {
+        const uchar* p = raw.ptr<uchar>(y);
+        for (int x = 0; x < raw.cols; ++x)
+          for (int c = 0; c < 3; ++c) count[(x / n) * 3 + c] += p[3 * x + c] >= 250;
+      }
+      float* out = sat.ptr<float>(cy);
+      for (size_t i = 0; i < count.size(); ++i) out[i] = static_cast<float>(count[i]) / (n * n);
+    }
+    return sat;
+  }
   cv::Mat full, sat;
   cv::compare(raw, cv::Scalar::all(250), full, cv::CMP_GE);
   full.convertTo(full, CV_32FC3, 1.0 / 255);
@@ -290,10 +307,11 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
                   const cv::Mat& reference_half_lab) {
   Rectified r;
   cv::remap(frame, r.bgr, pose.map1, pose.map2, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-  {
-    std::vector<cv::Mat> ch;
-    cv::split(r.bgr, ch);
-    r.clipped = cv::max(cv::max(ch[0], ch[1]), ch[2]) >= 250;
+  r.clipped.create(r.bgr.size(), CV_8U);
+  for (int y = 0; y < r.bgr.rows; ++y) {
+    const uchar* p = r.bgr.ptr<uchar>(y);
+    uchar* out = r.clipped.ptr<uchar>(y);
+    for (int x = 0; x < r.bgr.cols; ++x) out[x] = std::max({p[3 * x], p[3 * x + 1], p[3 * x + 2]}) >= 250 ? 255 : 0;
   }
   cv::Mat cur;
   r.bgr.convertTo(cur, CV_32FC3);
@@ -332,8 +350,7 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
     const double len = std::sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
     if (len > 1e-3) r.glare_colour = cv::Vec3f(static_cast<float>(sum[0] / len), static_cast<float>(sum[1] / len), static_cast<float>(sum[2] / len));
   }
-  cv::min(matched, 255.0, matched);
-  matched.convertTo(r.matched, CV_8UC3);
+  matched.convertTo(r.matched, CV_8UC3);  // saturating: above 255 is 255
   r.lab = calibration::MatchLab(r.matched);
   return r;
 }
