@@ -75,7 +75,8 @@ cv::Mat Apply(const cv::Mat& cur, const cv::Mat& gain) {
   cv::divide(cv::Scalar::all(1.0), gain, inv);
   cv::Mat field;
   cv::resize(inv, field, cur.size(), 0, 0, cv::INTER_LINEAR);
-  return cur.mul(field);
+  cv::multiply(cur, field, field);  // in place: no third board-sized image
+  return field;
 }
 
 }  // namespace
@@ -293,10 +294,15 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
   glare_cells |= strong;
   cv::resize(glare_cells, glare, matched.size(), 0, 0, cv::INTER_NEAREST);
   if (corrected) {
-    cv::Mat fill_full, add;
+    // (Built in place, without temporaries: these are the largest images of a frame.)
+    cv::Mat fill_full, add(matched.size(), CV_32FC3);
     cv::resize(fill, fill_full, matched.size(), 0, 0, cv::INTER_LINEAR);
-    cv::merge(std::vector<cv::Mat>{fill_full * k[0], fill_full * k[1], fill_full * k[2]}, add);
-    *corrected = matched - add;
+    for (int y = 0; y < add.rows; ++y) {
+      const float* f = fill_full.ptr<float>(y);
+      cv::Vec3f* a = add.ptr<cv::Vec3f>(y);
+      for (int x = 0; x < add.cols; ++x) a[x] = cv::Vec3f(f[x] * k[0], f[x] * k[1], f[x] * k[2]);
+    }
+    cv::subtract(matched, add, *corrected);
     cv::max(*corrected, 0.0, *corrected);
     if (taken) *taken = add;
   }
@@ -334,8 +340,10 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
     cv::Mat cells;
     cv::resize(glare, cells, small.size(), 0, 0, cv::INTER_AREA);
     gain = FitGain(small, reference_small, cells > 20, nullptr);
+    matched.release();
     matched = Apply(cur, gain);
   }
+  cur.release();  // the largest images of a frame: none kept longer than needed
   cv::Mat taken;
   r.glare = FindGlare(matched, reference_cells, saturated, &matched, &taken, objects);
   // The camera saturates at 255: once matched that is 255 / gain, less the glare taken off.
