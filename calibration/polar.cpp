@@ -157,14 +157,18 @@ std::array<float, kAngles> RotationErrors(const SampleSpectra& samples, const Te
 
 namespace {
 
-// Every sample kept (a mask of ones), so that the masked and unmasked sums run the same code.
-const uint8_t* AllKept() {
-  static const std::array<uint8_t, kRings * kAngles> kOnes = [] {
-    std::array<uint8_t, kRings * kAngles> a;
-    a.fill(1);
+// The mask as 1.0 (kept) or 0.0 per sample, ones without a mask, so that the masked and unmasked sums run the same
+// code and the vector loops load it as they load the samples.
+using KeptWeights = std::array<float, kRings * kAngles>;
+const float* Kept(const std::vector<uint8_t>* mask, KeptWeights* storage) {
+  static const KeptWeights kAll = [] {
+    KeptWeights a;
+    a.fill(1.0f);
     return a;
   }();
-  return kOnes.data();
+  if (!mask) return kAll.data();
+  for (size_t i = 0; i < storage->size(); ++i) (*storage)[i] = (*mask)[i] ? 1.0f : 0.0f;
+  return storage->data();
 }
 
 // Calls `vector(a, t)` for runs of four sample angles a = a..a+3 laid on template angles t..t+3 (t = a + shift, mod
@@ -179,8 +183,6 @@ inline void ForShifted(int s, Vector&& vector, Scalar&& scalar) {
   }
 }
 
-// Four mask bytes as 0.0 or 1.0.
-inline cv::v_float32x4 KeptAt(const uint8_t* keep) { return cv::v_cvt_f32(cv::v_reinterpret_as_s32(cv::v_load_expand_q(keep))); }
 
 }  // namespace
 
@@ -190,7 +192,8 @@ double RobustError(const PolarSamples& samples, const std::vector<float>& mean, 
   const int s = shift & (kAngles - 1);
   const float fcap = static_cast<float>(cap);
   const cv::v_float32x4 vcap = cv::v_setall_f32(fcap);
-  const uint8_t* kept = mask ? mask->data() : AllKept();
+  KeptWeights storage;
+  const float* kept = Kept(mask, &storage);
   double sum = 0, wsum = 0, wall = 0;
   for (int c = 0; c < kChannels; ++c) {
     const float o = offset[c];
@@ -200,19 +203,19 @@ double RobustError(const PolarSamples& samples, const std::vector<float>& mean, 
       const float* p = samples.data() + row;
       const float* m = mean.data() + row;
       const float* w = weight.data() + row;
-      const uint8_t* keep = kept + r * kAngles;
+      const float* keep = kept + r * kAngles;
       cv::v_float32x4 vs = cv::v_setzero_f32(), vw = vs, va = vs;
       float rs = 0, rw = 0, ra = 0;
       ForShifted(
           s,
           [&](int a, int t) {
-            const cv::v_float32x4 d = cv::v_load(p + a) + vo - cv::v_load(m + t), wt = cv::v_load(w + t), kw = wt * KeptAt(keep + a);
+            const cv::v_float32x4 d = cv::v_load(p + a) + vo - cv::v_load(m + t), wt = cv::v_load(w + t), kw = wt * cv::v_load(keep + a);
             va += wt;
             vs += kw * cv::v_min(d * d, vcap);
             vw += kw;
           },
           [&](int a, int t) {
-            const float d = p[a] + o - m[t], kw = keep[a] ? w[t] : 0.0f;
+            const float d = p[a] + o - m[t], kw = keep[a] != 0.0f ? w[t] : 0.0f;
             ra += w[t];
             rs += kw * std::min(d * d, fcap);
             rw += kw;
@@ -234,7 +237,8 @@ LabOffset FitOffset(const PolarSamples& samples, const std::vector<float>& mean,
   LabOffset offset = kNoOffset;
   const float reach = static_cast<float>(std::sqrt(cap));
   const cv::v_float32x4 vreach = cv::v_setall_f32(reach), zero = cv::v_setzero_f32();
-  const uint8_t* kept = mask ? mask->data() : AllKept();
+  KeptWeights storage;
+  const float* kept = Kept(mask, &storage);
   // Twice: the second round judges "within reach" from the first round's offset.
   for (int round = 0; round < 2; ++round) {
     for (int c = 0; c < kChannels; ++c) {
@@ -247,18 +251,18 @@ LabOffset FitOffset(const PolarSamples& samples, const std::vector<float>& mean,
         const float* p = samples.data() + row;
         const float* m = mean.data() + row;
         const float* w = weight.data() + row;
-        const uint8_t* keep = kept + r * kAngles;
+        const float* keep = kept + r * kAngles;
         ForShifted(
             s,
             [&](int a, int t) {
               const cv::v_float32x4 d = cv::v_load(m + t) - cv::v_load(p + a);
-              const cv::v_float32x4 kw = cv::v_select(cv::v_abs(d - vo) <= vreach, cv::v_load(w + t) * KeptAt(keep + a), zero);
+              const cv::v_float32x4 kw = cv::v_select(cv::v_abs(d - vo) <= vreach, cv::v_load(w + t) * cv::v_load(keep + a), zero);
               vs += kw * d;
               vw += kw;
             },
             [&](int a, int t) {
               const float d = m[t] - p[a];
-              const float kw = keep[a] && std::abs(d - o) <= reach ? w[t] : 0.0f;
+              const float kw = keep[a] != 0.0f && std::abs(d - o) <= reach ? w[t] : 0.0f;
               sum += kw * d;
               wsum += kw;
             });

@@ -66,9 +66,9 @@ struct Strip {
   cv::Mat valid, change;             // CV_8U
 };
 
-// The ring's light over the reference's as a smooth field, from the ratio averaged over the unchanged watched pixels
+// The ring's light over the reference's as a smooth field: the ratio averaged over the unchanged watched pixels
 // within about 60 mm (on cells of kCell ring pixels, over the whole ring at once: a lamp's gradient runs round a
-// corner), where nothing unchanged is near the median gain. Sampled back at each strip's pixels, bilinear between
+// corner), the median gain where nothing unchanged is near. Sampled back at each strip's pixels, bilinear between
 // the cells' centres.
 constexpr int kCell = 8;
 std::vector<cv::Mat> SmoothGain(const std::vector<Strip>& strips, cv::Size ring, cv::Scalar median_gain) {
@@ -130,7 +130,7 @@ cv::Mat Changed(const Strip& s, const cv::Mat& gain, float tolerance) {
   return cv::Mat((cv::max(cv::max(ch[0], ch[1]), ch[2]) > tolerance) & s.valid);
 }
 
-// The fine texture of a strip in the frame and the reference: each less its blur (the wood's grain).
+// The fine texture of an image: its grey less its blur (the wood's grain).
 void Grain(const cv::Mat& bgr, cv::Mat* grain) {
   cv::Mat g, blurred;
   cv::cvtColor(bgr, g, cv::COLOR_BGR2GRAY);
