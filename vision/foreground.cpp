@@ -136,6 +136,7 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   cv::floodFill(inv, cv::Point(0, 0), cv::Scalar(0));
   mask |= inv;
   cv::resize(mask, fg.mask, frame.lab.size(), 0, 0, cv::INTER_NEAREST);
+  fg.half_mask = mask;
   cv::resize(blind, fg.blind, frame.lab.size(), 0, 0, cv::INTER_NEAREST);
   fg.glare = frame.glare;
   return fg;

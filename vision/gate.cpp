@@ -243,8 +243,11 @@ bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table
     if (why) *why = "an arm or a hand crosses the board's edge";
     return true;
   }
+  // Labelled at half resolution when the mask is the half-resolution one doubled (a quarter of the pixels, the
+  // same components in the same order).
+  const int scale = !fg.half_mask.empty() && fg.half_mask.cols * 2 == fg.mask.cols && fg.half_mask.rows * 2 == fg.mask.rows ? 2 : 1;
   cv::Mat cc, stats, centroids;
-  const int n = Components(fg.mask, cc, stats, centroids);
+  const int n = Components(scale == 2 ? fg.half_mask : fg.mask, cc, stats, centroids);
   const int w = fg.mask.cols, h = fg.mask.rows;
   // Contact with the edge is measured on a ring 5 mm inside it (the outermost millimetres are noisy: the board's
   // cut, its shadow, a registration error of a pixel). Where the table was watched, a contact counts only when
@@ -267,13 +270,13 @@ bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table
   };
   std::vector<int> edge_px(n, 0);
   auto contact = [&](int x, int y) {
-    const int l = cc.at<int>(y, x);
+    const int l = cc.at<int>(y / scale, x / scale);
     if (l > 0 && table_changed_beyond(x, y)) ++edge_px[l];
   };
   for (int x = in; x < w - in; ++x) contact(x, in), contact(x, h - 1 - in);
   for (int y = in + 1; y < h - 1 - in; ++y) contact(in, y), contact(w - 1 - in, y);
   for (int i = 1; i < n; ++i) {
-    const double area_mm2 = stats.at<int>(i, cv::CC_STAT_AREA) / (px_per_mm * px_per_mm);
+    const double area_mm2 = stats.at<int>(i, cv::CC_STAT_AREA) * scale * scale / (px_per_mm * px_per_mm);
     const double edge_mm = edge_px[i] / px_per_mm;
     // A token at the edge touches it along at most its width (~25 mm); an arm crosses it wide.
     if (edge_mm > (table.watched ? 20 : 45) || area_mm2 > max_area_mm2) {

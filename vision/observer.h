@@ -276,6 +276,7 @@ cv::Mat LightReference(const cv::Mat& reference_board);
 // chroma) and glare (brighter, washed out) kept out; glare is returned separately.
 struct Foreground {
   cv::Mat mask;                      // CV_8U, 255 = something lies here
+  cv::Mat half_mask;                 // the same at half resolution, as found (`mask` is it doubled); may be empty
   cv::Mat glare;                     // CV_8U, 255 = glare on the board (Rectified::glare; not foreground)
   cv::Mat blind;                     // CV_8U, 255 = saturated white: nothing can be seen there
 };
