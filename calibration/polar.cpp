@@ -50,7 +50,7 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
   const size_t step = lab.step1();
   const float* base = lab.ptr<float>(0);
   // Most grids lie inside the image with a pixel to spare: no point then needs clamping, nor its neighbours checking.
-  const double reach = (kRings - 0.5) * ring_px + 1;
+  const double reach = (kRings - 0.5) * std::abs(ring_px) + 1;
   if (centre_px.x - reach >= 0 && centre_px.y - reach >= 0 && centre_px.x + reach <= w - 1 && centre_px.y + reach <= h - 1) {
     double ux[kAngles], uy[kAngles];
     for (int a = 0; a < kAngles; ++a) {
@@ -167,6 +167,7 @@ const float* Kept(const std::vector<uint8_t>* mask, KeptWeights* storage) {
     return a;
   }();
   if (!mask) return kAll.data();
+  CV_Assert(mask->size() == storage->size());
   for (size_t i = 0; i < storage->size(); ++i) (*storage)[i] = (*mask)[i] ? 1.0f : 0.0f;
   return storage->data();
 }

@@ -33,7 +33,9 @@ const cv::Size kTextureWindow(kTexturePx, kTexturePx);
 
 ForegroundReference MakeForegroundReference(const cv::Mat& reference_lab) {
   ForegroundReference r;
-  cv::resize(reference_lab, r.lab, cv::Size(), 0.5, 0.5, cv::INTER_AREA);
+  // At the size a frame's half has (cv::resize rounds half of an odd side), brought there as a given size.
+  const cv::Size half(cvRound(reference_lab.cols * 0.5), cvRound(reference_lab.rows * 0.5));
+  cv::resize(reference_lab, r.lab, half, 0, 0, cv::INTER_AREA);
   cv::extractChannel(r.lab, r.lightness, 0);
   cv::Mat rr;
   cv::boxFilter(r.lightness, r.mean, CV_32F, kTextureWindow);
@@ -47,7 +49,8 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   constexpr double ppm = kBoardPxPerMm / 2;
   Foreground fg;
   cv::Mat f;
-  cv::resize(frame.lab, f, reference.lab.size(), 0, 0, cv::INTER_AREA);
+  cv::resize(frame.lab, f, cv::Size(), 0.5, 0.5, cv::INTER_AREA);
+  CV_Assert(f.size() == reference.lab.size());
   const cv::Mat& r = reference.lab;
   const cv::Mat& lr = reference.lightness;
   // Per pixel, in one pass: the colour score, the frame's lightness for the texture test, and blinding.

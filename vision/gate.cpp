@@ -19,10 +19,12 @@ size_t kBoardPx(cv::Size ring) {      // ring pixels covered by the board and it
   const int cut = cvRound((kRingMm - kCutMm) * kRingPxPerMm);
   return static_cast<size_t>(std::max(0, ring.width - 2 * cut)) * std::max(0, ring.height - 2 * cut);
 }
-// The ring's four strips (ring pixels), each along a whole side of the board, corners included (an arm over a
-// corner lies whole in one of them): top, bottom, left, right.
+// The ring's four strips (ring pixels): top, bottom, left, right, each along a whole side of the board, corners
+// included (every watched pixel lies in one, the corners in two). They reach kGrainReachPx onto the board: the
+// grain's blur (below) sees the board's cut edge there, as it did over the whole ring.
+constexpr int kGrainReachPx = 12;     // a Gaussian of sigma 3 px: OpenCV's kernel reaches 12 px
 std::array<cv::Rect, 4> Strips(cv::Size ring) {
-  const int r = std::min({cvRound(kRingMm * kRingPxPerMm), ring.width, ring.height});
+  const int r = std::min({cvRound(kRingMm * kRingPxPerMm) + kGrainReachPx, ring.width, ring.height});
   return {cv::Rect(0, 0, ring.width, r), cv::Rect(0, ring.height - r, ring.width, r), cv::Rect(0, 0, r, ring.height),
           cv::Rect(ring.width - r, 0, r, ring.height)};
 }
@@ -91,6 +93,10 @@ std::vector<cv::Mat> SmoothGain(const std::vector<Strip>& strips, cv::Size ring,
       }
     }
   }
+  // As averages over a whole cell (as cv::resize's INTER_AREA gave them), so that the median's small pull below
+  // weighs as it did; the last cells of a ring not a multiple of kCell wide are partial.
+  num *= 1.0 / (kCell * kCell);
+  den *= 1.0 / (kCell * kCell);
   const double sigma = 60.0 * kRingPxPerMm / kCell;
   cv::GaussianBlur(num, num, cv::Size(), sigma);
   cv::GaussianBlur(den, den, cv::Size(), sigma);
@@ -168,19 +174,23 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
   cv::Scalar median_gain;
   {
     std::vector<float> ratios[3];
+    // Every other pixel of the ring in each direction (even ring coordinates), each once.
     for (const Strip& s : strips) {
-      for (int y = 0; y < s.rect.height; y += 2) {
+      for (int y = s.rect.y & 1; y < s.rect.height; y += 2) {
         const int ry = s.rect.y + y;
         if (s.side && (ry < strips[0].rect.height || ry >= strips[1].rect.y)) continue;
         const uchar* v = s.valid.ptr<uchar>(y);
         const cv::Vec3f* q = s.ratio.ptr<cv::Vec3f>(y);
-        for (int x = 0; x < s.rect.width; x += 2) {
+        for (int x = s.rect.x & 1; x < s.rect.width; x += 2) {
           if (v[x]) for (int c = 0; c < 3; ++c) ratios[c].push_back(q[x][c]);
         }
       }
     }
     for (int c = 0; c < 3; ++c) {
-      if (ratios[c].empty()) return t;
+      if (ratios[c].empty()) {
+        t.watched = false;  // nothing of the table to judge after all
+        return t;
+      }
       auto mid = ratios[c].begin() + ratios[c].size() / 2;
       std::nth_element(ratios[c].begin(), mid, ratios[c].end());
       median_gain[c] = *mid;
@@ -244,7 +254,7 @@ bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table
     return true;
   }
   // Labelled at half resolution when the mask is the half-resolution one doubled (a quarter of the pixels, the
-  // same components in the same order).
+  // same components; only their numbering may differ, which decides no more than which of two reasons is given).
   const int scale = !fg.half_mask.empty() && fg.half_mask.cols * 2 == fg.mask.cols && fg.half_mask.rows * 2 == fg.mask.rows ? 2 : 1;
   cv::Mat cc, stats, centroids;
   const int n = Components(scale == 2 ? fg.half_mask : fg.mask, cc, stats, centroids);

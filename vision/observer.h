@@ -172,11 +172,12 @@ class Observer {
 // cannot be used: too small (< 64 px a side), too large (> kMaxImageSide), not 8 bits, 2 channels, one flat colour.
 std::string PrepareFrame(const cv::Mat& input, cv::Mat* frame);
 
-// The connected components (8-connected) of a CV_8U mask for which `keep(area_px, index)` holds, as a new mask.
 // The 8-connected components of a CV_8U mask (cv::connectedComponentsWithStats): labels CV_32S, stats, centroids;
-// returns their number with the background. By Grana's block-based algorithm: the same labels as OpenCV's default,
-// 2.7 times as fast on a board's foreground mask (2.0 against 5.5 ms, 1200x800, OpenCV 4.6, one thread).
+// returns their number with the background. By Grana's block-based algorithm: the same labels as OpenCV's default
+// on a suite photo, 2.7 times as fast on a board's foreground mask (2.0 against 5.5 ms, 1200x800, OpenCV 4.6, one
+// thread).
 int Components(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, cv::Mat& centroids);
+// The connected components (8-connected) of a CV_8U mask for which `keep(area_px, index)` holds, as a new mask.
 cv::Mat KeepComponents(const cv::Mat& mask, const std::function<bool(int area_px, int index)>& keep);
 
 inline constexpr double kBoardPxPerMm = calibration::kMatchPxPerMm;  // the board image the stages work on
@@ -276,7 +277,8 @@ cv::Mat LightReference(const cv::Mat& reference_board);
 // chroma) and glare (brighter, washed out) kept out; glare is returned separately.
 struct Foreground {
   cv::Mat mask;                      // CV_8U, 255 = something lies here
-  cv::Mat half_mask;                 // the same at half resolution, as found (`mask` is it doubled); may be empty
+  cv::Mat half_mask;                 // the same at half resolution, as found (`mask` is it brought to the board's
+                                     // size: doubled when the board's size is even); may be empty
   cv::Mat glare;                     // CV_8U, 255 = glare on the board (Rectified::glare; not foreground)
   cv::Mat blind;                     // CV_8U, 255 = saturated white: nothing can be seen there
 };
