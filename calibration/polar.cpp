@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include <opencv2/core/hal/intrin.hpp>
 
@@ -49,28 +50,29 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
   const bool check = mask && !blocked.empty();
   const size_t step = lab.step1();
   const float* base = lab.ptr<float>(0);
-  // Most grids lie inside the image with a pixel to spare: no point then needs clamping, nor its neighbours checking.
-  const double reach = (kRings - 0.5) * std::abs(ring_px) + 1;
-  if (centre_px.x - reach >= 0 && centre_px.y - reach >= 0 && centre_px.x + reach <= w - 1 && centre_px.y + reach <= h - 1) {
-    double ux[kAngles], uy[kAngles];
-    for (int a = 0; a < kAngles; ++a) {
-      ux[a] = kUnit[a].first * cr - kUnit[a].second * sr, uy[a] = kUnit[a].first * sr + kUnit[a].second * cr;
-    }
+  double ux[kAngles], uy[kAngles];
+  for (int a = 0; a < kAngles; ++a) ux[a] = kUnit[a].first * cr - kUnit[a].second * sr, uy[a] = kUnit[a].first * sr + kUnit[a].second * cr;
+  // Ring by ring, bilinear. Points outside the image are clamped to its edge, which most grids need not check:
+  // they lie inside with a pixel to spare (no clamping then).
+  auto sample_all = [&](auto clamp) {
+    constexpr bool kClamp = decltype(clamp)::value;
     for (int r = 0; r < kRings; ++r) {
       const double rad = (r + 0.5) * ring_px;
       float* o0 = o + r * kAngles;
       float* o1 = o0 + kRings * kAngles;
       float* o2 = o1 + kRings * kAngles;
       for (int a = 0; a < kAngles; ++a) {
-        const double x = centre_px.x + rad * ux[a], y = centre_px.y + rad * uy[a];
+        double x = centre_px.x + rad * ux[a], y = centre_px.y + rad * uy[a];
+        if constexpr (kClamp) x = std::clamp(x, 0.0, w - 1.001), y = std::clamp(y, 0.0, h - 1.001);
         const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
         const float fx = static_cast<float>(x - x0), fy = static_cast<float>(y - y0);
         const float* p00 = base + y0 * step + 3 * x0;
-        const float* p10 = p00 + step;
+        const int right = !kClamp || x0 + 1 < w ? 3 : 0;
+        const float* p10 = p00 + (!kClamp || y0 + 1 < h ? step : 0);
         float v[kChannels];
         for (int c = 0; c < kChannels; ++c) {
-          const float top = p00[c] + fx * (p00[c + 3] - p00[c]);
-          const float bottom = p10[c] + fx * (p10[c + 3] - p10[c]);
+          const float top = p00[c] + fx * (p00[c + right] - p00[c]);
+          const float bottom = p10[c] + fx * (p10[c + right] - p10[c]);
           v[c] = top + fy * (bottom - top);
         }
         o0[a] = v[0], o1[a] = v[1], o2[a] = v[2];
@@ -79,27 +81,12 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
         }
       }
     }
-    if (mask && !any_blocked) mask->clear();
-    return;
-  }
-  for (int a = 0; a < kAngles; ++a) {
-    const double ux = kUnit[a].first * cr - kUnit[a].second * sr, uy = kUnit[a].first * sr + kUnit[a].second * cr;
-    for (int r = 0; r < kRings; ++r) {
-      const double rad = (r + 0.5) * ring_px;
-      const double x = std::clamp(centre_px.x + rad * ux, 0.0, w - 1.001), y = std::clamp(centre_px.y + rad * uy, 0.0, h - 1.001);
-      const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
-      const float fx = static_cast<float>(x - x0), fy = static_cast<float>(y - y0);
-      const float* p00 = base + y0 * step + 3 * x0;
-      const float* p01 = p00 + (x0 + 1 < w ? 3 : 0);
-      const float* p10 = p00 + (y0 + 1 < h ? step : 0);
-      const float* p11 = p10 + (x0 + 1 < w ? 3 : 0);
-      for (int c = 0; c < kChannels; ++c) {
-        const float top = p00[c] + fx * (p01[c] - p00[c]);
-        const float bottom = p10[c] + fx * (p11[c] - p10[c]);
-        o[(c * kRings + r) * kAngles + a] = top + fy * (bottom - top);
-      }
-      if (check && blocked.at<uchar>(static_cast<int>(y + 0.5), static_cast<int>(x + 0.5))) (*mask)[static_cast<size_t>(r) * kAngles + a] = 0, any_blocked = true;
-    }
+  };
+  const double reach = (kRings - 0.5) * std::abs(ring_px) + 1;
+  if (centre_px.x - reach >= 0 && centre_px.y - reach >= 0 && centre_px.x + reach <= w - 1 && centre_px.y + reach <= h - 1) {
+    sample_all(std::false_type{});
+  } else {
+    sample_all(std::true_type{});
   }
   if (mask && !any_blocked) mask->clear();
 }

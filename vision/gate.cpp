@@ -63,7 +63,9 @@ namespace {
 // One strip of the ring: the frame's colours over the reference's, and where they changed.
 struct Strip {
   cv::Rect rect;                     // in ring pixels
-  bool side = false;                 // a side strip: its ends lie in the top and bottom strips too
+  int first_row = 0, end_row = 0;    // the ring rows it counts as its own (a side strip's ends are the top and
+                                     // bottom strips'): each ring pixel is counted once
+  bool Owns(int ring_row) const { return ring_row >= first_row && ring_row < end_row; }
   cv::Mat ratio;                     // CV_32FC3, (frame + 4) / (reference + 4)
   cv::Mat valid, change;             // CV_8U
 };
@@ -76,11 +78,10 @@ constexpr int kCell = 8;
 std::vector<cv::Mat> SmoothGain(const std::vector<Strip>& strips, cv::Size ring, cv::Scalar median_gain) {
   const cv::Size cells((ring.width + kCell - 1) / kCell, (ring.height + kCell - 1) / kCell);
   cv::Mat num(cells, CV_32FC3, cv::Scalar::all(0)), den(cells, CV_32F, cv::Scalar(0));
-  const int top = strips[0].rect.height, bottom = strips[1].rect.y;
   for (const Strip& s : strips) {
     for (int y = 0; y < s.rect.height; ++y) {
       const int ry = s.rect.y + y;
-      if (s.side && (ry < top || ry >= bottom)) continue;
+      if (!s.Owns(ry)) continue;
       const cv::Vec3f* q = s.ratio.ptr<cv::Vec3f>(y);
       const uchar* v = s.valid.ptr<uchar>(y);
       const uchar* c = s.change.ptr<uchar>(y);
@@ -160,7 +161,9 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
   for (const cv::Rect& r : Strips(valid.size())) {
     Strip s;
     s.rect = r;
-    s.side = strips.size() >= 2;  // top, bottom, then the sides
+    const bool side = strips.size() >= 2;  // top, bottom, then the sides
+    s.first_row = side ? strips[0].rect.br().y : r.y;
+    s.end_row = side ? strips[1].rect.y : r.br().y;
     s.valid = valid(r);
     cv::Mat f, g;
     frame.bgr(r).convertTo(f, CV_32FC3);
@@ -178,7 +181,7 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
     for (const Strip& s : strips) {
       for (int y = s.rect.y & 1; y < s.rect.height; y += 2) {
         const int ry = s.rect.y + y;
-        if (s.side && (ry < strips[0].rect.height || ry >= strips[1].rect.y)) continue;
+        if (!s.Owns(ry)) continue;
         const uchar* v = s.valid.ptr<uchar>(y);
         const cv::Vec3f* q = s.ratio.ptr<cv::Vec3f>(y);
         for (int x = s.rect.x & 1; x < s.rect.width; x += 2) {
@@ -219,7 +222,7 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
     Grain(reference.bgr(s.rect), &grain_r);
     for (int y = 0; y < s.rect.height; ++y) {
       const int ry = s.rect.y + y;
-      if (s.side && (ry < strips[0].rect.height || ry >= strips[1].rect.y)) continue;
+      if (!s.Owns(ry)) continue;
       const int* l = cc.ptr<int>(ry) + s.rect.x;
       const uchar* m = rim_mask.ptr<uchar>(ry) + s.rect.x;
       const float* a = grain_f.ptr<float>(y);
