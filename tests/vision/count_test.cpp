@@ -1,0 +1,77 @@
+// Step 7 (count.cpp): regions reported from the instances found in them.
+#include <gtest/gtest.h>
+
+#include "vision/observer.h"
+
+namespace swref::vision {
+namespace {
+
+Instance Token(const std::string& kind, int region, double confidence = 1.0) {
+  Instance i;
+  i.kind = kind;
+  i.region = region;
+  i.confidence = confidence;
+  return i;
+}
+
+class CountRegionsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto map = engine::LoadMap("2p", "");
+    ASSERT_TRUE(map.ok()) << map.error();
+    map_ = *map;
+    for (const engine::Region& r : map_->regions) (r.HasMountain() ? mountain_ : plain_) = r.id;
+    ASSERT_GE(mountain_, 0);
+    ASSERT_GE(plain_, 0);
+  }
+  Observation Count(const std::vector<Instance>& instances) const {
+    return CountRegions(instances, *map_, cv::Mat(), cv::Mat(), cv::Mat(), 0.55);
+  }
+  std::shared_ptr<const engine::Map> map_;
+  int mountain_ = -1, plain_ = -1;
+};
+
+// Mountains are immovable: the map reports them, seen or not.
+TEST_F(CountRegionsTest, MountainsComeFromTheMap) {
+  const Observation seen_none = Count({Token("ratmen", mountain_), Token("ratmen", mountain_)});
+  for (const RegionObservation& r : seen_none.regions) {
+    EXPECT_EQ(r.pieces.count("mountain") ? r.pieces.at("mountain") : 0, map_->regions[r.id].HasMountain() ? 1 : 0) << "region " << r.id;
+  }
+  const RegionObservation& held = seen_none.regions[mountain_];
+  EXPECT_EQ(held.race, "ratmen");
+  EXPECT_EQ(held.tokens, 2);
+  EXPECT_TRUE(held.tokens_certain);  // a mountain hidden under tokens is no doubt
+  EXPECT_GE(held.confidence, 0.55);
+
+  const Observation seen_once = Count({Token("mountain", mountain_)});
+  EXPECT_EQ(seen_once.regions[mountain_].pieces, (std::map<std::string, int>{{"mountain", 1}}));
+  EXPECT_GE(seen_once.regions[mountain_].confidence, 0.55);
+}
+
+// A mountain seen where the map has none, or a second one, is something misread: the region is uncertain.
+TEST_F(CountRegionsTest, AMountainTheMapDoesNotHaveMakesTheRegionUncertain) {
+  const Observation o = Count({Token("mountain", plain_), Token("mountain", mountain_), Token("mountain", mountain_)});
+  EXPECT_TRUE(o.regions[plain_].pieces.empty());
+  EXPECT_LT(o.regions[plain_].confidence, 0.55);
+  EXPECT_EQ(o.regions[mountain_].pieces, (std::map<std::string, int>{{"mountain", 1}}));
+  EXPECT_LT(o.regions[mountain_].confidence, 0.55);
+}
+
+// A token named with next to no confidence is not counted; its region is uncertain, its count a lower bound.
+TEST_F(CountRegionsTest, ATokenNamedWithoutConfidenceIsNotCounted) {
+  const Observation o = Count({Token("orcs", plain_), Token("orcs", plain_), Token("orcs", plain_, 0.05), Token("sorcerers_decline", mountain_, 0.02)});
+  EXPECT_EQ(o.regions[plain_].race, "orcs");
+  EXPECT_EQ(o.regions[plain_].tokens, 2);
+  EXPECT_FALSE(o.regions[plain_].tokens_certain);
+  EXPECT_LT(o.regions[plain_].confidence, 0.55);
+  EXPECT_FALSE(o.regions[mountain_].race.has_value());
+  EXPECT_EQ(o.regions[mountain_].tokens, 0);
+  EXPECT_LT(o.regions[mountain_].confidence, 0.55);
+  // Named with little confidence but more than that: counted, and uncertain.
+  const Observation low = Count({Token("orcs", plain_, 0.3)});
+  EXPECT_EQ(low.regions[plain_].tokens, 1);
+  EXPECT_LT(low.regions[plain_].confidence, 0.55);
+}
+
+}  // namespace
+}  // namespace swref::vision
