@@ -84,7 +84,8 @@ double RingDistance(const std::vector<float>& sample_rows, const KindTemplate& t
   return wsum > 0 ? sum / wsum : 0;
 }
 
-std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, const MatchContext& context, int shortlist) const {
+std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, const MatchContext& context, int shortlist,
+                                         bool with_other_side) const {
   const SampleSpectra s = MakeSpectra(samples);
   const std::vector<uint8_t>* mask = context.mask;
   // The shortlist: the kinds nearest by ring colours.
@@ -98,8 +99,7 @@ std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, c
   }
   std::vector<TokenMatch> all;
   std::vector<float> capped;
-  for (const auto& [d, tp] : near) {
-    const KindTemplate& t = *tp;
+  auto compare = [&](const KindTemplate& t) {
     const auto e = RotationErrors(s, t.spectra);
     // The two deepest minima of the fast (plain least squares) error: with part of the token hidden the best of
     // them under the robust error is not always the first.
@@ -125,8 +125,18 @@ std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, c
     m.rotation_rad = -m.shift * 2 * CV_PI / kAngles;
     m.fit = m.error / t.typical_error;
     all.push_back(m);
+  };
+  for (const auto& [d, tp] : near) compare(*tp);
+  auto by_error = [](const TokenMatch& a, const TokenMatch& b) { return a.error < b.error; };
+  std::sort(all.begin(), all.end(), by_error);
+  if (with_other_side && !all.empty()) {
+    const KindTemplate* best = Find(all.front().kind);
+    const KindTemplate* other = best && best->other_side >= 0 ? &kinds_[best->other_side] : nullptr;
+    if (other && std::none_of(near.begin(), near.end(), [&](const auto& n) { return n.second == other; })) {
+      compare(*other);
+      std::sort(all.begin(), all.end(), by_error);
+    }
   }
-  std::sort(all.begin(), all.end(), [](const TokenMatch& a, const TokenMatch& b) { return a.error < b.error; });
   if (all.size() > 1) {
     for (size_t i = 0; i < all.size(); ++i) {
       const TokenMatch& other = all[i == 0 ? 1 : 0];

@@ -349,6 +349,7 @@ engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& pat
       if (!rest.empty()) {
         KindTemplate t = MakeTemplate(kind, rest, spec, model.kinds_[k].footprint.cols / 2);
         t.footprint = model.kinds_[k].footprint;
+        t.other_side = model.kinds_[k].other_side;
         loo.kinds_[k] = std::move(t);
         DeriveOne(loo.kinds_[k]);
       }
@@ -386,6 +387,14 @@ engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& pat
 
 void TokenModel::Derive() {
   for (KindTemplate& t : kinds_) DeriveOne(t);
+  constexpr std::string_view kDecline = "_decline";
+  std::map<std::string, int> index;
+  for (size_t i = 0; i < kinds_.size(); ++i) index[kinds_[i].kind] = static_cast<int>(i);
+  for (KindTemplate& t : kinds_) {
+    const bool decline = t.kind.size() > kDecline.size() && t.kind.ends_with(kDecline);
+    const auto it = index.find(decline ? t.kind.substr(0, t.kind.size() - kDecline.size()) : t.kind + std::string(kDecline));
+    t.other_side = it == index.end() ? -1 : it->second;
+  }
 }
 
 void TokenModel::DeriveOne(KindTemplate& t) {

@@ -45,6 +45,7 @@ struct KindTemplate {
   cv::Vec3f max_bgr{0, 0, 0};          // derived: its brightest value per channel (nothing to cap below it)
   std::vector<float> row_weight;       // derived: per polar row (channel x ring), the sum of its weights
   std::vector<float> row_mean;         // derived: ... and its weighted mean
+  int other_side = -1;                 // derived: the index of the same race's other side ("x" / "x_decline"), or -1
 };
 
 // What a candidate is judged with, besides its samples.
@@ -102,8 +103,13 @@ class TokenModel {
 
   // The best kinds for a candidate's samples, best first (at most `top`), each at its best rotation and light
   // offset, errors capped at kCap per sample. Only the `shortlist` kinds nearest in ring colours (rotation does
-  // not change a ring's mean colour) are compared in full.
-  std::vector<TokenMatch> Rank(const PolarSamples& samples, int top = 3, const MatchContext& context = {}, int shortlist = 12) const;
+  // not change a ring's mean colour) are compared in full. `with_other_side`: the best kind's other side (a race's
+  // active or decline side: the same symbol on another ground) is compared in full too when the shortlist left it
+  // out, so that the confidence says how far the side is known. A light that washes a token's colour out moves its
+  // ring colours nearer the other side's: on the accuracy suite, a purple sorcerers token in a lamp's light was
+  // nearer six grey decline sides than its own, and was named the decline side with confidence 0.89.
+  std::vector<TokenMatch> Rank(const PolarSamples& samples, int top = 3, const MatchContext& context = {}, int shortlist = 12,
+                               bool with_other_side = false) const;
   // One kind's error with the rotation known to within a shift (the best of shift_hint - 1 .. + 1).
   double ErrorNear(const KindTemplate& kind, const PolarSamples& samples, int shift_hint, const MatchContext& context) const;
   // The template a candidate is compared with under `context`'s ceiling (the kind's own mean when nothing is

@@ -128,12 +128,12 @@ Candidate Fit(const TokenModel& model, const Scene& scene, cv::Point2d seed, con
     const double e = model.ErrorNear(*model.Find(m.kind), s, m.shift, Context(view, mask));
     if (e < best) best = e, centre = c;
   }
-  // Named once more there, against the others, for the confidence.
+  // Named once more there, against the others and its own other side, for the confidence.
   Candidate cand;
   cand.centre_px = centre;
   Sample(view, centre, explained, &cand.samples, &cand.mask);
   const calibration::MatchContext ctx = Context(view, cand.mask);
-  cand.match = model.Rank(cand.samples, 2, ctx, 6).front();
+  cand.match = model.Rank(cand.samples, 2, ctx, 6, /*with_other_side=*/true).front();
   model.ErrorOf(cand.match.kind, cand.samples, cand.match.shift, ctx, &cand.visible);
   return cand;
 }

@@ -33,6 +33,20 @@ cv::Mat OnBackground(const std::string& kind, double px_per_mm, double deg) {
   return bgr;
 }
 
+// One photo of each kind, drawn at 6 px/mm (as the enrollment mat gives).
+std::vector<EnrollPatch> OnePhotoEach(const std::vector<std::string>& kinds) {
+  std::vector<EnrollPatch> patches;
+  for (const std::string& kind : kinds) {
+    EnrollPatch p;
+    p.kind = kind;
+    p.bgr = OnBackground(kind, 6.0, 0);
+    p.px_per_mm = 6.0;
+    p.where = kind;
+    patches.push_back(p);
+  }
+  return patches;
+}
+
 PolarSamples SamplesOf(const cv::Mat& bgr) {
   PolarSamples s;
   SamplePolar(MatchLab(bgr), {(bgr.cols - 1) / 2.0, (bgr.rows - 1) / 2.0}, PolarSpec{}, 0, &s);
@@ -194,16 +208,7 @@ TEST(TokenModel, WarnsAboutLookAlikeKinds) {
 
 TEST(TokenModel, OnePhotoAKindIsEnough) {
   // The mat gives one photo of each kind: a model still forms, and names the tokens drawn at other turns.
-  std::vector<EnrollPatch> patches;
-  for (const std::string& kind : datasets::AllTokenKinds()) {
-    EnrollPatch p;
-    p.kind = kind;
-    p.bgr = OnBackground(kind, 6.0, 0);
-    p.px_per_mm = 6.0;
-    p.where = kind;
-    patches.push_back(p);
-  }
-  auto model = TokenModel::Build(patches);
+  auto model = TokenModel::Build(OnePhotoEach(datasets::AllTokenKinds()));
   ASSERT_TRUE(model.ok()) << model.error();
   int right = 0;
   for (const std::string& kind : datasets::AllTokenKinds()) {
@@ -214,6 +219,33 @@ TEST(TokenModel, OnePhotoAKindIsEnough) {
     right += model->NamePatch(p, 1)[0].kind == kind;
   }
   EXPECT_EQ(right, static_cast<int>(datasets::AllTokenKinds().size()));
+}
+
+// Asked for, a race side's other side is compared in full even when the ring colours left it off the shortlist, so
+// that the confidence says how far the side is known.
+TEST(TokenModel, RankComparesTheOtherSideWhenAsked) {
+  auto model = TokenModel::Build(OnePhotoEach({"sorcerers", "sorcerers_decline", "ratmen", "ratmen_decline", "fortress"}));
+  ASSERT_TRUE(model.ok()) << model.error();
+  auto other = [&](const std::string& kind) {
+    const int i = model->Find(kind)->other_side;
+    return i < 0 ? std::string("none") : model->kinds()[i].kind;
+  };
+  EXPECT_EQ(other("sorcerers"), "sorcerers_decline");
+  EXPECT_EQ(other("sorcerers_decline"), "sorcerers");
+  EXPECT_EQ(other("ratmen_decline"), "ratmen");
+  EXPECT_EQ(other("fortress"), "none");
+  for (const std::string kind : {"sorcerers", "sorcerers_decline"}) {
+    const PolarSamples s = SamplesOf(OnBackground(kind, kMatchPxPerMm, 40));
+    const auto alone = model->Rank(s, 3, {}, 1);
+    ASSERT_EQ(alone.size(), 1u);
+    EXPECT_EQ(alone[0].kind, kind);
+    const auto both = model->Rank(s, 3, {}, 1, /*with_other_side=*/true);
+    ASSERT_EQ(both.size(), 2u) << kind;
+    EXPECT_EQ(both[0].kind, kind);
+    EXPECT_EQ(both[1].kind, other(kind));
+    EXPECT_LE(both[0].confidence, alone[0].confidence);
+    EXPECT_EQ(model->Rank(s, 3, {}, 5, true).size(), 3u);  // on the shortlist already: not compared twice
+  }
 }
 
 TEST(TokenModel, BadInputIsNamed) {
