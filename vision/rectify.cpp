@@ -202,12 +202,16 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
       f[x] = al > 15 && std::sqrt(r2) < 0.25f * al + 6 ? 255 : 0;
     }
   }
-  // Glare is smooth: a token's edges and symbol make the gain jump from cell to cell, glare does not.
+  // Glare is smooth: a token's edges and symbol make the gain jump from cell to cell, glare does not. A strong
+  // glare may change faster (its fall-off is as steep as it is bright), and what the gains took of it leaves the
+  // board's texture in it in proportion: a cell may change by a quarter of what it gained. (An absolute 10 left
+  // most of a strong glare's cells out; on the accuracy suite 0.15 gave no gain, 0.25 and 0.35 about the same.)
+  constexpr float kGlareSteepness = 0.25f;
   cv::Mat gx, gy, grad;
   cv::Sobel(alpha, gx, CV_32F, 1, 0, 3, 0.125);
   cv::Sobel(alpha, gy, CV_32F, 0, 1, 3, 0.125);
   cv::magnitude(gx, gy, grad);
-  fits &= grad < 10;
+  fits &= grad < cv::max(alpha * kGlareSteepness, 10);
   // A white token gains light in every channel too, and is flat inside: where a token's outline was seen, the
   // cells are the token's, not the board's.
   if (!objects.empty()) fits.setTo(0, objects);
@@ -266,10 +270,12 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
         alpha.copyTo(fill, own);
         continue;
       }
-      // Only near the patch (within 10 mm of its cells), and never more than a cell gained plus a margin (a
-      // blob fitted to a long patch would reach far along it; a dark token under the glare gained less).
+      // Only near the patch (within 20 mm of its cells: a glare's halo is wide), and never more than a cell
+      // gained plus a margin (a blob fitted to a long patch would reach far along it; a dark token under the glare
+      // gained less).
+      constexpr double kGlareReachMm = 20;
       cv::Mat near = cc == i;
-      const int r = cvRound(2 * 10 / kCellMm) | 1;
+      const int r = cvRound(2 * kGlareReachMm / kCellMm) | 1;
       cv::dilate(near, near, cv::getStructuringElement(cv::MORPH_ELLIPSE, {r, r}));
       for (int y = 0; y < cells.height; ++y) {
         float* out = fill.ptr<float>(y);
