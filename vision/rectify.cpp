@@ -24,8 +24,29 @@ cv::Mat Shrink(const cv::Mat& f32) {
   return small;
 }
 
-// The gain field over light cells: the frame's cells over the reference's, blurred, in three rounds, each giving
-// little say to the cells the previous gains do not explain (tokens, arms) and none to `exclude` (glare).
+// The light's colour (each channel's share of the gain) is smoothed more widely than its brightness, over
+// kChromaCells cells more: a lamp's colour changes slowly across the board, while a cluster of tokens of one
+// colour as wide as the gain's blur (the ghouls' magenta filling a region) would otherwise be taken for a change
+// of the light's colour, matched away, and so never given less say as a cell the gains do not explain.
+cv::Mat SmoothChroma(const cv::Mat& gain) {
+  constexpr double kChromaCells = 4;  // 32 mm
+  std::vector<cv::Mat> ch;
+  cv::split(gain, ch);
+  const cv::Mat brightness = (ch[0] + ch[1] + ch[2]) / 3;
+  for (cv::Mat& c : ch) {
+    cv::Mat share;
+    cv::divide(c, brightness + 1e-6, share);
+    cv::GaussianBlur(share, share, cv::Size(), kChromaCells, kChromaCells, cv::BORDER_REPLICATE);
+    c = brightness.mul(share);
+  }
+  cv::Mat out;
+  cv::merge(ch, out);
+  return out;
+}
+
+// The gain field over light cells: the frame's cells over the reference's, blurred (its colour more widely than
+// its brightness), in three rounds, each giving little say to the cells the previous gains do not explain
+// (tokens, arms) and none to `exclude` (glare).
 cv::Mat FitGain(const cv::Mat& small, const cv::Mat& reference_small, const cv::Mat& exclude, double* light_change) {
   cv::Mat weight(small.size(), CV_32F, cv::Scalar(1));
   cv::Mat gain;
@@ -36,6 +57,7 @@ cv::Mat FitGain(const cv::Mat& small, const cv::Mat& reference_small, const cv::
     cv::GaussianBlur(small.mul(w3), num, cv::Size(), 2.0);
     cv::GaussianBlur(reference_small.mul(w3), den, cv::Size(), 2.0);
     cv::divide(num, den + cv::Scalar::all(1e-3), gain);
+    gain = SmoothChroma(gain);
     if (round == 0 && light_change) {
       const cv::Scalar g = cv::mean(gain);
       *light_change = std::max({std::abs(std::log(std::max(g[0], 1e-3))), std::abs(std::log(std::max(g[1], 1e-3))),

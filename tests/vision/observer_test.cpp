@@ -197,5 +197,41 @@ TEST(Observer, ReadsGameStatesFromCleanPhotos) {
   EXPECT_LT(r.region_error_rate(), 0.02);
 }
 
+// A crowd of one colour: the three largest land regions, each filled with eight magenta ghouls, are read as ghouls,
+// every token counted. The light matching must not take such a crowd for a change of the light's colour (rectify.cpp,
+// SmoothChroma): matched away, its tokens fitted no kind and were left as foreground no token explains.
+TEST(Observer, ReadsACrowdOfOneColour) {
+  Rig rig = MakeRig(5);
+  const engine::Map& map = *rig.table->map;
+  engine::Board board = datasets::SetupBoard(map);
+  cv::Mat labels = calibration::RasterizeLayout(rig.table->layout, 1.0);
+  std::vector<std::pair<int, int>> area;  // (mm², region) of the land regions without pieces
+  for (const engine::Region& r : map.regions) {
+    const engine::RegionState& s = board[r.id];
+    if (r.IsWater() || s.mountain || s.lost_tribe) continue;
+    area.emplace_back(cv::countNonZero(labels == r.id), r.id);
+  }
+  std::sort(area.rbegin(), area.rend());
+  ASSERT_GE(area.size(), 3u);
+  constexpr int kTokens = 8;  // touching: without the colour smoothing one region is left uncertain
+  for (int k = 0; k < 3; ++k) {
+    engine::RegionState& s = board[area[k].second];
+    s.owner = 0, s.race = static_cast<int8_t>(engine::Race::kGhouls), s.tokens = kTokens;
+  }
+  datasets::SceneOptions so;
+  so.stack_rate = 0;
+  so.overlap_rate = 0;
+  datasets::Scene scene;
+  const auto shot = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
+  const Observation o = rig.observer->Observe(datasets::RenderScene(*rig.table, board, so, shot, &scene), "crowd.jpg");
+  ASSERT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
+  for (int k = 0; k < 3; ++k) {
+    const RegionObservation& r = o.regions[area[k].second];
+    EXPECT_EQ(r.race, "ghouls") << "region " << r.id;
+    EXPECT_EQ(r.tokens, kTokens) << "region " << r.id;
+    EXPECT_GE(r.confidence, kUncertainBelow) << "region " << r.id;
+  }
+}
+
 }  // namespace
 }  // namespace swref::vision
