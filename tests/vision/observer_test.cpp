@@ -198,8 +198,8 @@ TEST(Observer, ReadsGameStatesFromCleanPhotos) {
 }
 
 // A crowd of one colour: the three largest land regions, each filled with eight magenta ghouls, are read as ghouls,
-// every token counted. The light matching must not take such a crowd for a change of the light's colour (rectify.cpp,
-// SmoothChroma): matched away, its tokens fitted no kind and were left as foreground no token explains.
+// every token counted. The light matching must not take such a crowd for a change of the light (rectify.cpp,
+// FitGain): matched away, its tokens fitted no kind and were left as foreground no token explains.
 TEST(Observer, ReadsACrowdOfOneColour) {
   Rig rig = MakeRig(5);
   const engine::Map& map = *rig.table->map;
@@ -213,7 +213,8 @@ TEST(Observer, ReadsACrowdOfOneColour) {
   }
   std::sort(area.rbegin(), area.rend());
   ASSERT_GE(area.size(), 3u);
-  constexpr int kTokens = 8;  // touching: without the colour smoothing one region is left uncertain
+  // Touching: with the former gain field (a 16 mm blur, the colour as the brightness) one region was left uncertain.
+  constexpr int kTokens = 8;
   for (int k = 0; k < 3; ++k) {
     engine::RegionState& s = board[area[k].second];
     s.owner = 0, s.race = static_cast<int8_t>(engine::Race::kGhouls), s.tokens = kTokens;
