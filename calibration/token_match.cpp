@@ -132,7 +132,7 @@ std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, c
   if (with_other_side && !all.empty()) {
     const KindTemplate* best = Find(all.front().kind);
     const KindTemplate* other = best && best->other_side >= 0 ? &kinds_[best->other_side] : nullptr;
-    if (other && std::none_of(near.begin(), near.end(), [&](const auto& n) { return n.second == other; })) {
+    if (other && std::none_of(near.begin(), near.end(), [&](const auto& n) { return n.second->kind == other->kind; })) {
       compare(*other);
       std::sort(all.begin(), all.end(), by_error);
     }

@@ -59,6 +59,7 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
     std::map<std::string, int> pieces;
     int lost_tribe = 0;
     bool stack = false;
+    bool dropped = false;  // a token too uncertain to count lies here
     double confidence = 1;
   };
   std::vector<Tally> tally(map.size());
@@ -66,7 +67,10 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
     if (inst.region < 0 || inst.region >= map.size()) continue;
     Tally& t = tally[inst.region];
     t.confidence = std::min(t.confidence, inst.confidence);
-    if (inst.confidence < kNotCountedBelow) continue;  // its region is uncertain, its count a lower bound
+    if (inst.confidence < kNotCountedBelow) {  // its region is uncertain, its count a lower bound
+      t.dropped = true;
+      continue;
+    }
     std::string race;
     bool decline = false;
     if (IsRaceKind(inst.kind, &race, &decline)) {
@@ -112,7 +116,7 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
     if (blind_px[r] > 150 * kPx2) confidence = std::min(confidence, 0.4);       // glare blinds a token's worth of it
     if (stray_px[r] > 120 * kPx2) confidence = std::min(confidence, 0.35);     // something no token explains
     o.confidence = confidence;
-    o.tokens_certain = !(t.stack || confidence < min_confidence);
+    o.tokens_certain = !(t.stack || t.dropped || confidence < min_confidence);
   }
   return obs;
 }

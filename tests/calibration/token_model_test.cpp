@@ -243,8 +243,10 @@ TEST(TokenModel, RankComparesTheOtherSideWhenAsked) {
     ASSERT_EQ(both.size(), 2u) << kind;
     EXPECT_EQ(both[0].kind, kind);
     EXPECT_EQ(both[1].kind, other(kind));
-    EXPECT_LE(both[0].confidence, alone[0].confidence);
-    EXPECT_EQ(model->Rank(s, 3, {}, 5, true).size(), 3u);  // on the shortlist already: not compared twice
+    // The confidence is the enlarged list's: against the other side (alone, it is the absolute fit only).
+    EXPECT_EQ(both[0].runner_up, other(kind));
+    EXPECT_NEAR(both[0].confidence, std::clamp((1 - both[0].error / both[1].error) * 1.25, 0.0, 1.0) * alone[0].confidence, 1e-9);
+    EXPECT_EQ(model->Rank(s, 10, {}, 5, true).size(), 5u);  // on the shortlist already: not compared twice
   }
 }
 

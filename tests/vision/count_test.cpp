@@ -67,6 +67,10 @@ TEST_F(CountRegionsTest, ATokenNamedWithoutConfidenceIsNotCounted) {
   EXPECT_FALSE(o.regions[mountain_].race.has_value());
   EXPECT_EQ(o.regions[mountain_].tokens, 0);
   EXPECT_LT(o.regions[mountain_].confidence, 0.55);
+  // Uncertain whatever the threshold of certainty is set to.
+  const Observation lax = CountRegions({Token("orcs", plain_), Token("orcs", plain_, 0.05)}, *map_, cv::Mat(), cv::Mat(), cv::Mat(), 0.01);
+  EXPECT_EQ(lax.regions[plain_].tokens, 1);
+  EXPECT_FALSE(lax.regions[plain_].tokens_certain);
   // Named with little confidence but more than that: counted, and uncertain.
   const Observation low = Count({Token("orcs", plain_, 0.3)});
   EXPECT_EQ(low.regions[plain_].tokens, 1);
