@@ -11,6 +11,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/token_model_internal.h"
+#include "engine/components.h"
 
 namespace swref::calibration {
 using namespace token_model_internal;
@@ -387,12 +388,11 @@ engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& pat
 
 void TokenModel::Derive() {
   for (KindTemplate& t : kinds_) DeriveOne(t);
-  constexpr std::string_view kDecline = "_decline";
   std::map<std::string, int> index;
   for (size_t i = 0; i < kinds_.size(); ++i) index[kinds_[i].kind] = static_cast<int>(i);
   for (KindTemplate& t : kinds_) {
-    const bool decline = t.kind.size() > kDecline.size() && t.kind.ends_with(kDecline);
-    const auto it = index.find(decline ? t.kind.substr(0, t.kind.size() - kDecline.size()) : t.kind + std::string(kDecline));
+    const auto [base, decline] = engine::SplitDecline(t.kind);
+    const auto it = index.find(decline ? std::string(base) : t.kind + std::string(engine::kDeclineSuffix));
     t.other_side = it == index.end() ? -1 : it->second;
   }
 }

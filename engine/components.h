@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace swref::engine {
 
@@ -53,6 +54,15 @@ const PieceInfo& Info(Piece piece);
 std::optional<Race> RaceFromId(std::string_view id);
 std::optional<Power> PowerFromId(std::string_view id);
 std::optional<Piece> PieceFromId(std::string_view id);
+
+// A token kind's name split into its race side's base and whether it is the in-decline side: "ratmen_decline" ->
+// {"ratmen", true}, "ratmen" -> {"ratmen", false}, "fortress" -> {"fortress", false} (the base is a race only if
+// RaceFromId says so).
+inline constexpr std::string_view kDeclineSuffix = "_decline";
+inline std::pair<std::string_view, bool> SplitDecline(std::string_view kind) {
+  if (kind.size() > kDeclineSuffix.size() && kind.ends_with(kDeclineSuffix)) return {kind.substr(0, kind.size() - kDeclineSuffix.size()), true};
+  return {kind, false};
+}
 
 inline constexpr int kAmazonConquestOnlyTokens = 4;
 inline constexpr int kStartingCoins = 5;

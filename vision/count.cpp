@@ -26,9 +26,8 @@ namespace {
 constexpr double kNotCountedBelow = 0.1;
 
 bool IsRaceKind(const std::string& kind, std::string* race, bool* decline) {
-  std::string base = kind;
-  *decline = false;
-  if (base.size() > 8 && base.compare(base.size() - 8, 8, "_decline") == 0) base = base.substr(0, base.size() - 8), *decline = true;
+  const auto [base, is_decline] = engine::SplitDecline(kind);
+  *decline = is_decline;
   if (!engine::RaceFromId(base)) return false;
   *race = base;
   return true;

@@ -28,10 +28,7 @@ constexpr double kTokenMm = 1.8;      // a race token's thickness
 constexpr double kTallerRatio = 1.2;  // a shadow this much stronger than a single token's is a stack's
 constexpr double kWiderWall = 3.5;    // a wall this many times wider than a single token's is a stack's
 
-bool IsRace(const std::string& kind) {
-  const std::string base = kind.size() > 8 && kind.compare(kind.size() - 8, 8, "_decline") == 0 ? kind.substr(0, kind.size() - 8) : kind;
-  return engine::RaceFromId(base).has_value();
-}
+bool IsRace(const std::string& kind) { return engine::RaceFromId(engine::SplitDecline(kind).first).has_value(); }
 
 // The darkening profile beyond a footprint in direction `dir`: rays across the middle third of the token walk out
 // from its centre until they leave its footprint (`labels` == `own`; labels: CV_16U, 0 = no token, k + 1 =
