@@ -53,7 +53,8 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
   double ux[kAngles], uy[kAngles];
   for (int a = 0; a < kAngles; ++a) ux[a] = kUnit[a].first * cr - kUnit[a].second * sr, uy[a] = kUnit[a].first * sr + kUnit[a].second * cr;
   // Ring by ring, bilinear. Points outside the image are clamped to its edge, which most grids need not check:
-  // they lie inside with a pixel to spare (no clamping then).
+  // they lie inside with a pixel to spare. Those take a pixel's three channels at once (reading a fourth value,
+  // ignored: the spare pixel keeps it inside the image), lane by lane the same operations, so the same values.
   auto sample_all = [&](auto clamp) {
     constexpr bool kClamp = decltype(clamp)::value;
     for (int r = 0; r < kRings; ++r) {
@@ -67,13 +68,20 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
         const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
         const float fx = static_cast<float>(x - x0), fy = static_cast<float>(y - y0);
         const float* p00 = base + y0 * step + 3 * x0;
-        const int right = !kClamp || x0 + 1 < w ? 3 : 0;
-        const float* p10 = p00 + (!kClamp || y0 + 1 < h ? step : 0);
-        float v[kChannels];
-        for (int c = 0; c < kChannels; ++c) {
-          const float top = p00[c] + fx * (p00[c + right] - p00[c]);
-          const float bottom = p10[c] + fx * (p10[c + right] - p10[c]);
-          v[c] = top + fy * (bottom - top);
+        float v[4];
+        if constexpr (kClamp) {
+          const int right = x0 + 1 < w ? 3 : 0;
+          const float* p10 = p00 + (y0 + 1 < h ? step : 0);
+          for (int c = 0; c < kChannels; ++c) {
+            const float top = p00[c] + fx * (p00[c + right] - p00[c]);
+            const float bottom = p10[c] + fx * (p10[c + right] - p10[c]);
+            v[c] = top + fy * (bottom - top);
+          }
+        } else {
+          const cv::v_float32x4 vx = cv::v_setall_f32(fx), vy = cv::v_setall_f32(fy);
+          const cv::v_float32x4 a00 = cv::v_load(p00), a01 = cv::v_load(p00 + 3), a10 = cv::v_load(p00 + step), a11 = cv::v_load(p00 + step + 3);
+          const cv::v_float32x4 top = a00 + vx * (a01 - a00), bottom = a10 + vx * (a11 - a10);
+          cv::v_store(v, top + vy * (bottom - top));
         }
         o0[a] = v[0], o1[a] = v[1], o2[a] = v[2];
         if (check && blocked.at<uchar>(static_cast<int>(y + 0.5), static_cast<int>(x + 0.5))) {
@@ -83,7 +91,7 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
     }
   };
   const double reach = (kRings - 0.5) * std::abs(ring_px) + 1;
-  if (centre_px.x - reach >= 0 && centre_px.y - reach >= 0 && centre_px.x + reach <= w - 1 && centre_px.y + reach <= h - 1) {
+  if (centre_px.x - reach >= 0 && centre_px.y - reach >= 0 && centre_px.x + reach <= w - 2 && centre_px.y + reach <= h - 1) {
     sample_all(std::false_type{});
   } else {
     sample_all(std::true_type{});

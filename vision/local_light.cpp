@@ -23,6 +23,7 @@ constexpr double kRingInnerMm = 16, kRingOuterMm = 21;  // outside a token (12.5
 constexpr int kRingAngles = 48, kRingRadii = 3;
 constexpr double kPatchHalfMm = 17;  // the polar samples (10.5 mm), the centre's refinement, the blur
 constexpr int kMinRingSamples = 40;  // fewer usable ring pixels: the whole board's light is used
+constexpr uchar kClippedAt = 250;    // a channel this bright may have been cut off by the camera
 
 }  // namespace
 
@@ -49,8 +50,8 @@ LocalView MakeLocalView(const Rectified& frame, const cv::Mat& reference_bgr, co
       const int x = cvRound(centre_px.x + rad * std::cos(t)), y = cvRound(centre_px.y + rad * std::sin(t));
       if (x < 0 || y < 0 || x >= frame.bgr.cols || y >= frame.bgr.rows) continue;
       if (!occupied.empty() && occupied.at<uchar>(y, x)) continue;
-      if (frame.clipped.at<uchar>(y, x)) continue;
       const cv::Vec3b f = frame.bgr.at<cv::Vec3b>(y, x), g = reference_bgr.at<cv::Vec3b>(y, x);
+      if (std::max({f[0], f[1], f[2]}) >= kClippedAt) continue;  // a saturated channel: its colour is not known
       ring.push_back({cv::Vec3f(g[0], g[1], g[2]), cv::Vec3f(f[0], f[1], f[2])});
     }
   }

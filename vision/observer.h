@@ -218,7 +218,6 @@ struct Rectified {
   cv::Mat matched;                   // CV_8UC3, ... its light matched to the reference's
   cv::Mat lab;                       // CV_32FC3, `matched` in Lab, smoothed as calibration::MatchLab does
   cv::Mat glare;                     // CV_8U, 255 = glare: light added on top of the board (taken off `matched`)
-  cv::Mat clipped;                   // CV_8U, 255 = a channel the camera saturated (>= 250): its colour is not known
   cv::Mat ceiling;                   // CV_32FC3 over light cells: the brightest value the camera could record there,
                                      // in `matched` units (calibration::MatchContext::ceiling)
   double light_change = 0;           // how far the global gains were from 1 (log scale)

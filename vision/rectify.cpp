@@ -365,12 +365,6 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
                   const cv::Mat& reference_half_lab) {
   Rectified r;
   cv::remap(frame, r.bgr, pose.map1, pose.map2, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-  r.clipped.create(r.bgr.size(), CV_8U);
-  for (int y = 0; y < r.bgr.rows; ++y) {
-    const uchar* p = r.bgr.ptr<uchar>(y);
-    uchar* out = r.clipped.ptr<uchar>(y);
-    for (int x = 0; x < r.bgr.cols; ++x) out[x] = std::max({p[3 * x], p[3 * x + 1], p[3 * x + 2]}) >= 250 ? 255 : 0;
-  }
   cv::Mat cur;
   r.bgr.convertTo(cur, CV_32FC3);
   const cv::Mat small = Shrink(cur);
@@ -388,16 +382,19 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
   // it is taken off before anything else.
   const cv::Mat saturated = SaturatedCells(r.bgr, reference_cells.size());
   cv::Mat glare = FindGlare(matched, reference_cells, saturated, nullptr, nullptr, objects);
+  cv::Mat taken;
   if (cv::countNonZero(glare) > 0) {
     cv::Mat cells;
     cv::resize(glare, cells, small.size(), 0, 0, cv::INTER_AREA);
     gain = FitGain(small, reference_small, cells > 20, nullptr);
     matched.release();
     matched = Apply(cur, gain);
+    cur.release();  // the largest images of a frame: none kept longer than needed
+    r.glare = FindGlare(matched, reference_cells, saturated, &matched, &taken, objects);
+  } else {
+    r.glare = glare;  // the same frame, the same gains: it would find none again
   }
-  cur.release();  // the largest images of a frame: none kept longer than needed
-  cv::Mat taken;
-  r.glare = FindGlare(matched, reference_cells, saturated, &matched, &taken, objects);
+  cur.release();
   // The camera saturates at 255: once matched that is 255 / gain, less the glare taken off.
   cv::divide(cv::Scalar::all(255.0), gain, r.ceiling);
   r.gain = gain;
