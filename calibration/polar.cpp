@@ -29,7 +29,37 @@ std::vector<std::complex<float>> RowSpectra(const float* rows) {
   return s;
 }
 
+// The grid's directions at rotation 0.
+const std::array<std::pair<double, double>, kAngles>& Units() {
+  static const std::array<std::pair<double, double>, kAngles> kUnit = [] {
+    std::array<std::pair<double, double>, kAngles> u;
+    for (int a = 0; a < kAngles; ++a) u[a] = {std::cos(2 * CV_PI * a / kAngles), std::sin(2 * CV_PI * a / kAngles)};
+    return u;
+  }();
+  return kUnit;
+}
+
 }  // namespace
+
+void BlockedSamples(cv::Point2d centre_px, const PolarSpec& spec, const cv::Mat& blocked, std::vector<uint8_t>* mask) {
+  CV_Assert(blocked.type() == CV_8U);
+  mask->assign(static_cast<size_t>(kRings) * kAngles, 1);
+  bool any_blocked = false;
+  const double ring_px = spec.radius_mm * spec.px_per_mm / kRings;
+  const auto& unit = Units();
+  for (int r = 0; r < kRings; ++r) {
+    const double rad = (r + 0.5) * ring_px;
+    for (int a = 0; a < kAngles; ++a) {
+      // As SamplePolar places its points (clamped to the image, which changes none inside it).
+      const double x = std::clamp(centre_px.x + rad * unit[a].first, 0.0, blocked.cols - 1.001);
+      const double y = std::clamp(centre_px.y + rad * unit[a].second, 0.0, blocked.rows - 1.001);
+      if (blocked.at<uchar>(static_cast<int>(y + 0.5), static_cast<int>(x + 0.5))) {
+        (*mask)[static_cast<size_t>(r) * kAngles + a] = 0, any_blocked = true;
+      }
+    }
+  }
+  if (!any_blocked) mask->clear();
+}
 
 void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spec, double rotation_rad, PolarSamples* out,
                  const cv::Mat& blocked, std::vector<uint8_t>* mask) {
@@ -39,12 +69,8 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
   if (mask) mask->assign(static_cast<size_t>(kRings) * kAngles, 1);
   const int w = lab.cols, h = lab.rows;
   const double ring_px = spec.radius_mm * spec.px_per_mm / kRings;
-  // The directions, once (rotation 0), turned by the grid's rotation.
-  static const std::array<std::pair<double, double>, kAngles> kUnit = [] {
-    std::array<std::pair<double, double>, kAngles> u;
-    for (int a = 0; a < kAngles; ++a) u[a] = {std::cos(2 * CV_PI * a / kAngles), std::sin(2 * CV_PI * a / kAngles)};
-    return u;
-  }();
+  // The directions (rotation 0) turned by the grid's rotation.
+  const auto& kUnit = Units();
   const double cr = std::cos(rotation_rad), sr = std::sin(rotation_rad);
   float* o = out->data();
   const bool check = mask && !blocked.empty();

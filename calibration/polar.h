@@ -45,6 +45,8 @@ struct PolarSpec {
 // 1 = use the sample, 0 = ignore it); `mask` comes back empty when nothing was blocked.
 void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spec, double rotation_rad, PolarSamples* out,
                  const cv::Mat& blocked = cv::Mat(), std::vector<uint8_t>* mask = nullptr);
+// Only the `mask` SamplePolar would give at rotation 0 (an image of `blocked`'s size).
+void BlockedSamples(cv::Point2d centre_px, const PolarSpec& spec, const cv::Mat& blocked, std::vector<uint8_t>* mask);
 
 // The spectra of a template (mean M and weight W over kPolarSize samples) for the rotation search.
 struct TemplateSpectra {

@@ -158,7 +158,8 @@ class TokenModel {
 
 // An 8-bit BGR image as the matcher wants it: Lab float (L 0..100, a and b about -128..127), smoothed by
 // kMatchBlurPx. Frames and enrollment photos both go through it, so that their polar samples compare alike.
-cv::Mat MatchLab(const cv::Mat& bgr);
+// (`blur_px`: another smoothing, for an image at another scale.)
+cv::Mat MatchLab(const cv::Mat& bgr, double blur_px = kMatchBlurPx);
 
 // The token patches of a crop folder `dir/<kind>/*.png|jpg`, scaled by `board_px_per_mm` (the board's scale in
 // the table camera's reference photo). `known_kinds` (if not empty) lists the kinds a folder may be named after.

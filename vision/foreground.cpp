@@ -4,6 +4,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/token_model.h"
 #include "vision/observer.h"
 
 namespace swref::vision {
@@ -31,11 +32,17 @@ constexpr int kTexturePx = 5;  // the texture test's windows: 5 mm at 1 px/mm
 const cv::Size kTextureWindow(kTexturePx, kTexturePx);
 }  // namespace
 
-ForegroundReference MakeForegroundReference(const cv::Mat& reference_lab) {
+cv::Mat ForegroundLab(const cv::Mat& board_bgr) {
+  // Halved first (each half pixel the mean of four), then smoothed by half the matcher's blur: about the smoothing
+  // of the full-resolution matcher image halved, at a quarter of the pixels converted to Lab.
+  cv::Mat half;
+  cv::resize(board_bgr, half, cv::Size(cvRound(board_bgr.cols * 0.5), cvRound(board_bgr.rows * 0.5)), 0, 0, cv::INTER_AREA);
+  return calibration::MatchLab(half, calibration::kMatchBlurPx / 2);
+}
+
+ForegroundReference MakeForegroundReference(const cv::Mat& reference_board_bgr) {
   ForegroundReference r;
-  // At the size a frame's half has (cv::resize rounds half of an odd side), brought there as a given size.
-  const cv::Size half(cvRound(reference_lab.cols * 0.5), cvRound(reference_lab.rows * 0.5));
-  cv::resize(reference_lab, r.lab, half, 0, 0, cv::INTER_AREA);
+  r.lab = ForegroundLab(reference_board_bgr);
   cv::extractChannel(r.lab, r.lightness, 0);
   cv::Mat rr;
   cv::boxFilter(r.lightness, r.mean, CV_32F, kTextureWindow);
@@ -48,8 +55,7 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   // Judged at half the board image's resolution (1 px/mm; a token is 25 px wide there), then brought back.
   constexpr double ppm = kBoardPxPerMm / 2;
   Foreground fg;
-  cv::Mat f;
-  cv::resize(frame.lab, f, cv::Size(), 0.5, 0.5, cv::INTER_AREA);
+  const cv::Mat& f = frame.half_lab;
   CV_Assert(f.size() == reference.lab.size());
   const cv::Mat& r = reference.lab;
   const cv::Mat& lr = reference.lightness;
@@ -138,9 +144,9 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   cv::Mat inv = ~mask;
   cv::floodFill(inv, cv::Point(0, 0), cv::Scalar(0));
   mask |= inv;
-  cv::resize(mask, fg.mask, frame.lab.size(), 0, 0, cv::INTER_NEAREST);
+  cv::resize(mask, fg.mask, frame.matched.size(), 0, 0, cv::INTER_NEAREST);
   fg.half_mask = mask;
-  cv::resize(blind, fg.blind, frame.lab.size(), 0, 0, cv::INTER_NEAREST);
+  cv::resize(blind, fg.blind, frame.matched.size(), 0, 0, cv::INTER_NEAREST);
   fg.glare = frame.glare;
   return fg;
 }

@@ -294,8 +294,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     if (duplicate) continue;
     // Named again only when a taken token now hides some of its samples.
     std::vector<uint8_t> hidden;
-    calibration::PolarSamples unused;
-    calibration::SamplePolar(frame.lab, c.centre_px, calibration::PolarSpec{}, 0, &unused, explained, &hidden);
+    calibration::BlockedSamples(c.centre_px, calibration::PolarSpec{}, explained, &hidden);
     if (!hidden.empty()) {
       const float votes = c.outline_votes;
       c = Fit(model, scene, c.centre_px, blocked);

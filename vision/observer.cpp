@@ -101,7 +101,7 @@ Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::
   MakeBoardMaps(ref, setup_.layout.board_mm, cv::Matx33d::eye(), {});
   cv::remap(reference, reference_board_, ref.map1, ref.map2, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
   reference_lab_ = calibration::MatchLab(reference_board_);
-  reference_foreground_ = MakeForegroundReference(reference_lab_);
+  reference_foreground_ = MakeForegroundReference(reference_board_);
   reference_small_ = LightReference(reference_board_);
   reference_cells_ = GlareCells(reference_board_);
   reference_half_lab_ = OutlineLab(reference_board_);
@@ -245,7 +245,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   instances_ = FindInstances(rect, fg, reference_board_, reference_glare_, reference_lab_, model_, region_labels_, options_, &unexplained);
   // 6. Stacks.
   const cv::Point3d camera = CameraOverBoard(frame_pose_.pose.image_from_board, dist_.empty() ? nullptr : &K_, frame.size());
-  JudgeStacks(instances_, rect, fg, reference_lab_, model_, camera);
+  JudgeStacks(instances_, rect, fg, reference_foreground_.lab, model_, camera);
   times_.instances = Ms(t, Clock::now());
 
   // 7. Count every region.

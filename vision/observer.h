@@ -216,7 +216,7 @@ inline constexpr double kOutlineRadiusMm = 12.0;  // a race token's or lost trib
 struct Rectified {
   cv::Mat bgr;                       // CV_8UC3, board coordinates, as the camera saw it
   cv::Mat matched;                   // CV_8UC3, ... its light matched to the reference's
-  cv::Mat lab;                       // CV_32FC3, `matched` in Lab, smoothed as calibration::MatchLab does
+  cv::Mat half_lab;                  // CV_32FC3, `matched` at half resolution in Lab (ForegroundLab)
   cv::Mat glare;                     // CV_8U, 255 = glare: light added on top of the board (taken off `matched`)
   cv::Mat ceiling;                   // CV_32FC3 over light cells: the brightest value the camera could record there,
                                      // in `matched` units (calibration::MatchContext::ceiling)
@@ -281,7 +281,10 @@ struct Foreground {
   cv::Mat glare;                     // CV_8U, 255 = glare on the board (Rectified::glare; not foreground)
   cv::Mat blind;                     // CV_8U, 255 = saturated white: nothing can be seen there
 };
-ForegroundReference MakeForegroundReference(const cv::Mat& reference_lab);
+// The board image at half its resolution (1 px/mm) in calibration::MatchLab's Lab, smoothed about as much as the
+// full-resolution image is for the matcher: what the foreground is judged on.
+cv::Mat ForegroundLab(const cv::Mat& board_bgr);
+ForegroundReference MakeForegroundReference(const cv::Mat& reference_board_bgr);
 Foreground FindForeground(const Rectified& frame, const ForegroundReference& reference, double threshold);
 
 // Step 4: arms over the board. The table around the board (a ring of 40 mm at 1 px/mm) against the reference
@@ -314,7 +317,7 @@ cv::Rect PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centr
 
 // Step 6: stacks (stacks.cpp): tokens whose shadow or side wall says they stand taller than one token. `camera`:
 // the camera's centre over the board (board mm) and its height (mm); z <= 0 when unknown.
-void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab,
+void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const cv::Mat& reference_half_lab,
                  const calibration::TokenModel& model, const cv::Point3d& camera);
 // Where the camera is over the board, from a pose (undistorted pixels) and the camera matrix; without a
 // calibrated camera (K empty) the focal length is estimated from the pose, the principal point at the centre of

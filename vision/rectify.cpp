@@ -408,7 +408,7 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
     if (len > 1e-3) r.glare_colour = cv::Vec3f(static_cast<float>(sum[0] / len), static_cast<float>(sum[1] / len), static_cast<float>(sum[2] / len));
   }
   matched.convertTo(r.matched, CV_8UC3);  // saturating: above 255 is 255
-  r.lab = calibration::MatchLab(r.matched);
+  r.half_lab = ForegroundLab(r.matched);
   return r;
 }
 

@@ -15,6 +15,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/token_model.h"
 #include "engine/components.h"
 #include "vision/observer.h"
 
@@ -27,6 +28,16 @@ constexpr double kReachMm = 12;       // how far beyond a footprint a wall or sh
 constexpr double kTokenMm = 1.8;      // a race token's thickness
 constexpr double kTallerRatio = 1.2;  // a shadow this much stronger than a single token's is a stack's
 constexpr double kWiderWall = 3.5;    // a wall this many times wider than a single token's is a stack's
+
+// A half-resolution image (CV_32FC3) at a board pixel, bilinear.
+cv::Vec3f HalfAt(const cv::Mat& half, int x, int y) {
+  const float hx = std::clamp((x + 0.5f) * 0.5f - 0.5f, 0.0f, half.cols - 1.0f), hy = std::clamp((y + 0.5f) * 0.5f - 0.5f, 0.0f, half.rows - 1.0f);
+  const int x0 = static_cast<int>(hx), y0 = static_cast<int>(hy), x1 = std::min(x0 + 1, half.cols - 1), y1 = std::min(y0 + 1, half.rows - 1);
+  const float fx = hx - x0, fy = hy - y0;
+  const cv::Vec3f top = half.at<cv::Vec3f>(y0, x0) * (1 - fx) + half.at<cv::Vec3f>(y0, x1) * fx;
+  const cv::Vec3f bottom = half.at<cv::Vec3f>(y1, x0) * (1 - fx) + half.at<cv::Vec3f>(y1, x1) * fx;
+  return top * (1 - fy) + bottom * fy;
+}
 
 bool IsRace(const std::string& kind) { return engine::RaceFromId(engine::SplitDecline(kind).first).has_value(); }
 
@@ -78,7 +89,7 @@ std::vector<double> Profile(const cv::Mat& labels, uint16_t own, cv::Point2d cen
 
 }  // namespace
 
-void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const cv::Mat& reference_lab,
+void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const cv::Mat& reference_half_lab,
                  const calibration::TokenModel& model, const cv::Point3d& camera) {
   const cv::Size size = fg.mask.size();
   // Every token's footprint, labelled with its index + 1.
@@ -93,11 +104,11 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
   // How much darker than the empty board, as a share of the board's lightness (a shadow takes the same share of
   // the light from a dark forest as from a bright field), and how different at all (Lab distance, up to 40).
   auto darker = [&](int x, int y) {
-    const float ref = reference_lab.at<cv::Vec3f>(y, x)[0];
-    return std::clamp((ref - frame.lab.at<cv::Vec3f>(y, x)[0]) / (ref + 16.0f), 0.0f, 0.6f);
+    const float ref = HalfAt(reference_half_lab, x, y)[0];
+    return std::clamp((ref - HalfAt(frame.half_lab, x, y)[0]) / (ref + 16.0f), 0.0f, 0.6f);
   };
   auto differs = [&](int x, int y) {
-    return std::min(static_cast<float>(cv::norm(reference_lab.at<cv::Vec3f>(y, x) - frame.lab.at<cv::Vec3f>(y, x))), 40.0f);
+    return std::min(static_cast<float>(cv::norm(HalfAt(reference_half_lab, x, y) - HalfAt(frame.half_lab, x, y))), 40.0f);
   };
   std::vector<size_t> races;
   std::vector<std::array<double, kDirections>> shade;  // per direction: the darkening's sum beyond the edge

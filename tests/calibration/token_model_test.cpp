@@ -68,6 +68,24 @@ TEST(Polar, RotationSearchFindsTheTurn) {
   }
 }
 
+// BlockedSamples gives the mask SamplePolar gives, inside the image and at its edge.
+TEST(Polar, BlockedSamplesAsSamplePolarMarksThem) {
+  cv::Mat blocked = cv::Mat::zeros(80, 90, CV_8U);
+  cv::circle(blocked, {30, 40}, 9, cv::Scalar(255), cv::FILLED);
+  cv::rectangle(blocked, cv::Rect(70, 0, 20, 20), cv::Scalar(255), cv::FILLED);
+  const cv::Mat lab(blocked.size(), CV_32FC3, cv::Scalar::all(1));
+  int compared = 0;
+  for (const cv::Point2d c : {cv::Point2d(40, 40), cv::Point2d(31.3, 47.8), cv::Point2d(85, 5), cv::Point2d(2, 78), cv::Point2d(60, 60)}) {
+    PolarSamples unused;
+    std::vector<uint8_t> want, got;
+    SamplePolar(lab, c, PolarSpec{}, 0, &unused, blocked, &want);
+    BlockedSamples(c, PolarSpec{}, blocked, &got);
+    EXPECT_EQ(got, want) << c;
+    compared += !want.empty();
+  }
+  EXPECT_GE(compared, 3);  // most grids touch something blocked
+}
+
 // Enrollment crops of every kind from a synthetic table, read as `swref enroll --crops` reads them.
 struct Table {
   fs::path dir;
