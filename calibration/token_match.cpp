@@ -13,10 +13,8 @@ using namespace token_model_internal;
 
 namespace {
 
-// sRGB (BGR, 0..1) to CIELab (D65), as OpenCV's cvtColor does it, for one colour.
-cv::Vec3f BgrToLab(float b, float g, float r) {
-  auto linear = [](float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); };
-  const float R = linear(r), G = linear(g), B = linear(b);
+// Linear light (BGR, 0..1, SrgbToLinear) to CIELab (D65), as OpenCV's cvtColor does it, for one colour.
+cv::Vec3f LinearToLab(float B, float G, float R) {
   const float X = (0.412453f * R + 0.357580f * G + 0.180423f * B) / 0.950456f;
   const float Y = 0.212671f * R + 0.715160f * G + 0.072169f * B;
   const float Z = (0.019334f * R + 0.119193f * G + 0.950227f * B) / 1.088754f;
@@ -31,17 +29,23 @@ bool Capped(const KindTemplate& t, const cv::Vec3f& ceiling, std::vector<float>*
   if (ceiling[0] >= 254 && ceiling[1] >= 254 && ceiling[2] >= 254) return false;
   if (t.max_bgr[0] <= ceiling[0] && t.max_bgr[1] <= ceiling[1] && t.max_bgr[2] <= ceiling[2]) return false;
   constexpr int n = kRings * kAngles;
+  // In linear light: a capped channel's is the ceiling's, the others' the template's own (KindTemplate::mean_linear).
+  const float ceiling_linear[3] = {SrgbToLinear(ceiling[0] / 255.0f), SrgbToLinear(ceiling[1] / 255.0f), SrgbToLinear(ceiling[2] / 255.0f)};
   bool any = false;
   for (int i = 0; i < n; ++i) {
     float v[3];
     bool over = false;
     for (int c = 0; c < 3; ++c) {
-      v[c] = t.mean_bgr[static_cast<size_t>(c) * n + i];
-      if (v[c] > ceiling[c]) v[c] = ceiling[c], over = true;
+      const size_t k = static_cast<size_t>(c) * n + i;
+      if (t.mean_bgr[k] > ceiling[c]) {
+        v[c] = ceiling_linear[c], over = true;
+      } else {
+        v[c] = t.mean_linear[k];
+      }
     }
     if (!over) continue;
     if (!any) out->assign(t.mean.begin(), t.mean.end()), any = true;
-    const cv::Vec3f lab = BgrToLab(v[0] / 255.0f, v[1] / 255.0f, v[2] / 255.0f);
+    const cv::Vec3f lab = LinearToLab(v[0], v[1], v[2]);
     for (int c = 0; c < 3; ++c) (*out)[static_cast<size_t>(c) * n + i] = lab[c];
   }
   return any;

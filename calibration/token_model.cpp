@@ -406,11 +406,14 @@ void TokenModel::DeriveOne(KindTemplate& t) {
       for (int c = 0; c < 3; ++c) lab.at<cv::Vec3f>(0, i)[c] = t.mean[static_cast<size_t>(c) * n + i];
     cv::cvtColor(lab, bgr, cv::COLOR_Lab2BGR);
     t.mean_bgr.resize(static_cast<size_t>(3) * n);
+    t.mean_linear.resize(t.mean_bgr.size());
     t.max_bgr = {0, 0, 0};
     for (int i = 0; i < n; ++i)
       for (int c = 0; c < 3; ++c) {
-        t.mean_bgr[static_cast<size_t>(c) * n + i] = bgr.at<cv::Vec3f>(0, i)[c] * 255.0f;
-        t.max_bgr[c] = std::max(t.max_bgr[c], t.mean_bgr[static_cast<size_t>(c) * n + i]);
+        const size_t k = static_cast<size_t>(c) * n + i;
+        t.mean_bgr[k] = bgr.at<cv::Vec3f>(0, i)[c] * 255.0f;
+        t.mean_linear[k] = SrgbToLinear(t.mean_bgr[k] / 255.0f);
+        t.max_bgr[c] = std::max(t.max_bgr[c], t.mean_bgr[k]);
       }
     t.row_weight.assign(kPolarRows, 0);
     t.row_mean.assign(kPolarRows, 0);

@@ -14,6 +14,7 @@
 // photo (the crops come from the table camera).
 #pragma once
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -42,6 +43,7 @@ struct KindTemplate {
   double typical_error = 1;            // median robust error of its own photos, each left out of the template
   TemplateSpectra spectra;             // derived from mean and weight (not stored)
   std::vector<float> mean_bgr;         // derived: `mean` as BGR 0..255 (for the camera's saturation, below)
+  std::vector<float> mean_linear;      // derived: `mean_bgr` in linear light (SrgbToLinear of it / 255)
   cv::Vec3f max_bgr{0, 0, 0};          // derived: its brightest value per channel (nothing to cap below it)
   std::vector<float> row_weight;       // derived: per polar row (channel x ring), the sum of its weights
   std::vector<float> row_mean;         // derived: ... and its weighted mean
@@ -160,6 +162,9 @@ class TokenModel {
 // kMatchBlurPx. Frames and enrollment photos both go through it, so that their polar samples compare alike.
 // (`blur_px`: another smoothing, for an image at another scale.)
 cv::Mat MatchLab(const cv::Mat& bgr, double blur_px = kMatchBlurPx);
+
+// An sRGB channel value (0..1) in linear light, as OpenCV's Lab conversion decodes it.
+inline float SrgbToLinear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
 
 // The token patches of a crop folder `dir/<kind>/*.png|jpg`, scaled by `board_px_per_mm` (the board's scale in
 // the table camera's reference photo). `known_kinds` (if not empty) lists the kinds a folder may be named after.
