@@ -29,14 +29,24 @@ constexpr double kTokenMm = 1.8;      // a race token's thickness
 constexpr double kTallerRatio = 1.2;  // a shadow this much stronger than a single token's is a stack's
 constexpr double kWiderWall = 3.5;    // a wall this many times wider than a single token's is a stack's
 
-// A half-resolution image (CV_32FC3) at a board pixel, bilinear.
-cv::Vec3f HalfAt(const cv::Mat& half, int x, int y) {
-  const float hx = std::clamp((x + 0.5f) * 0.5f - 0.5f, 0.0f, half.cols - 1.0f), hy = std::clamp((y + 0.5f) * 0.5f - 0.5f, 0.0f, half.rows - 1.0f);
-  const int x0 = static_cast<int>(hx), y0 = static_cast<int>(hy), x1 = std::min(x0 + 1, half.cols - 1), y1 = std::min(y0 + 1, half.rows - 1);
+// The frame's and the empty board's half-resolution Lab (CV_32FC3, the same size) at a board pixel, bilinear: the
+// first `kUsed` channels (the others are left 0).
+template <int kUsed>
+std::pair<cv::Vec3f, cv::Vec3f> HalfAt(const cv::Mat& frame, const cv::Mat& board, int x, int y) {
+  const float hx = std::clamp((x + 0.5f) * 0.5f - 0.5f, 0.0f, frame.cols - 1.0f), hy = std::clamp((y + 0.5f) * 0.5f - 0.5f, 0.0f, frame.rows - 1.0f);
+  const int x0 = static_cast<int>(hx), y0 = static_cast<int>(hy), x1 = std::min(x0 + 1, frame.cols - 1), y1 = std::min(y0 + 1, frame.rows - 1);
   const float fx = hx - x0, fy = hy - y0;
-  const cv::Vec3f top = half.at<cv::Vec3f>(y0, x0) * (1 - fx) + half.at<cv::Vec3f>(y0, x1) * fx;
-  const cv::Vec3f bottom = half.at<cv::Vec3f>(y1, x0) * (1 - fx) + half.at<cv::Vec3f>(y1, x1) * fx;
-  return top * (1 - fy) + bottom * fy;
+  auto at = [&](const cv::Mat& m) {
+    const cv::Vec3f* r0 = m.ptr<cv::Vec3f>(y0);
+    const cv::Vec3f* r1 = m.ptr<cv::Vec3f>(y1);
+    cv::Vec3f v;
+    for (int c = 0; c < kUsed; ++c) {
+      const float top = r0[x0][c] * (1 - fx) + r0[x1][c] * fx, bottom = r1[x0][c] * (1 - fx) + r1[x1][c] * fx;
+      v[c] = top * (1 - fy) + bottom * fy;
+    }
+    return v;
+  };
+  return {at(frame), at(board)};
 }
 
 bool IsRace(const std::string& kind) { return engine::RaceFromId(engine::SplitDecline(kind).first).has_value(); }
@@ -104,11 +114,12 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
   // How much darker than the empty board, as a share of the board's lightness (a shadow takes the same share of
   // the light from a dark forest as from a bright field), and how different at all (Lab distance, up to 40).
   auto darker = [&](int x, int y) {
-    const float ref = HalfAt(reference_half_lab, x, y)[0];
-    return std::clamp((ref - HalfAt(frame.half_lab, x, y)[0]) / (ref + 16.0f), 0.0f, 0.6f);
+    const auto [seen, board] = HalfAt<1>(frame.half_lab, reference_half_lab, x, y);
+    return std::clamp((board[0] - seen[0]) / (board[0] + 16.0f), 0.0f, 0.6f);
   };
   auto differs = [&](int x, int y) {
-    return std::min(static_cast<float>(cv::norm(HalfAt(reference_half_lab, x, y) - HalfAt(frame.half_lab, x, y))), 40.0f);
+    const auto [seen, board] = HalfAt<3>(frame.half_lab, reference_half_lab, x, y);
+    return std::min(static_cast<float>(cv::norm(board - seen)), 40.0f);
   };
   std::vector<size_t> races;
   std::vector<std::array<double, kDirections>> shade;  // per direction: the darkening's sum beyond the edge
