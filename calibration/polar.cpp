@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 #include <type_traits>
 
+#include <opencv2/core/hal/hal.hpp>
+#include <opencv2/core/hal/interface.h>
 #include <opencv2/core/hal/intrin.hpp>
 
 namespace swref::calibration {
@@ -11,13 +15,22 @@ namespace {
 
 constexpr int kBins = kAngles / 2 + 1;  // a real row's spectrum is conjugate-symmetric: bins 0..kAngles/2 suffice
 
+// OpenCV's DFT of real float rows, planned once per thread: cv::dft plans anew at every call, which for these small
+// transforms costs about as much as the transform. The plan is the one cv::dft makes for continuous images with
+// these flags (CV_HAL_DFT_*), and so gives the same values.
+cv::hal::DFT2D& RealRowsDft(int cols, int rows, int flags) {
+  thread_local std::map<std::tuple<int, int, int>, cv::Ptr<cv::hal::DFT2D>> plans;
+  cv::Ptr<cv::hal::DFT2D>& plan = plans[{cols, rows, flags}];
+  if (!plan) plan = cv::hal::DFT2D::create(cols, rows, CV_32F, 1, 1, flags | CV_HAL_DFT_IS_CONTINUOUS, 0);
+  return *plan;
+}
+
 // Forward DFT of every row of a kPolarRows x kAngles real array, keeping bins 0..kAngles/2 (OpenCV's packed CCS
 // rows: Re0, Re1, Im1, ..., Re(N/2)).
 std::vector<std::complex<float>> RowSpectra(const float* rows) {
-  const cv::Mat in(kPolarRows, kAngles, CV_32F, const_cast<float*>(rows));
   float packed[kPolarRows * kAngles];
-  cv::Mat out(kPolarRows, kAngles, CV_32F, packed);
-  cv::dft(in, out, cv::DFT_ROWS);
+  constexpr size_t kStep = kAngles * sizeof(float);
+  RealRowsDft(kAngles, kPolarRows, CV_HAL_DFT_ROWS).apply(reinterpret_cast<const uchar*>(rows), kStep, reinterpret_cast<uchar*>(packed), kStep);
   std::vector<std::complex<float>> s(static_cast<size_t>(kPolarRows) * kBins);
   for (int r = 0; r < kPolarRows; ++r) {
     const float* row = packed + r * kAngles;
@@ -168,8 +181,9 @@ std::array<float, kAngles> RotationErrors(const SampleSpectra& samples, const Te
   packed[0] = re[0];
   for (int k = 1; k < kAngles / 2; ++k) packed[2 * k - 1] = re[k], packed[2 * k] = im[k];
   packed[kAngles - 1] = re[kAngles / 2];
-  cv::Mat in(1, kAngles, CV_32F, packed), out(1, kAngles, CV_32F, corr);
-  cv::dft(in, out, cv::DFT_INVERSE | cv::DFT_SCALE | cv::DFT_REAL_OUTPUT);
+  constexpr size_t kStep = kAngles * sizeof(float);
+  RealRowsDft(kAngles, 1, CV_HAL_DFT_INVERSE | CV_HAL_DFT_SCALE)
+      .apply(reinterpret_cast<const uchar*>(packed), kStep, reinterpret_cast<uchar*>(corr), kStep);
   std::array<float, kAngles> e;
   const float norm = static_cast<float>(1.0 / std::max(tmpl.wsum, 1e-9));
   for (int i = 0; i < kAngles; ++i) e[i] = std::max(0.0f, (corr[i] + static_cast<float>(tmpl.wmm)) * norm);
