@@ -177,6 +177,9 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
   cv::Scalar median_gain;
   {
     std::vector<float> ratios[3];
+    size_t most = 0;
+    for (const Strip& s : strips) most += static_cast<size_t>(s.rect.width / 2 + 1) * (s.rect.height / 2 + 1);
+    for (auto& r : ratios) r.reserve(most);
     // Every other pixel of the ring in each direction (even ring coordinates), each once.
     for (const Strip& s : strips) {
       for (int y = s.rect.y & 1; y < s.rect.height; y += 2) {

@@ -239,6 +239,40 @@ TEST(TokenModel, OnePhotoAKindIsEnough) {
   EXPECT_EQ(right, static_cast<int>(datasets::AllTokenKinds().size()));
 }
 
+// Under a ceiling (a frame brighter than the reference), a template's samples brighter than it are capped as the
+// camera would cap them: their BGR cut at the ceiling and converted back to Lab (as OpenCV's conversion does, to
+// within 0.2: OpenCV interpolates its gamma curve); the others are the template's own.
+TEST(TokenModel, CapsTheTemplateUnderACeiling) {
+  auto model = TokenModel::Build(OnePhotoEach({"skeletons", "halflings"}));
+  ASSERT_TRUE(model.ok()) << model.error();
+  const KindTemplate& t = *model->Find("skeletons");
+  constexpr int n = kRings * kAngles;
+  MatchContext ctx;
+  ctx.ceiling = {170, 180, 190};
+  std::vector<float> storage;
+  const std::vector<float>& capped = model->MeanUnder(t, ctx, &storage);
+  int changed = 0;
+  for (int i = 0; i < n; ++i) {
+    cv::Vec3f bgr;
+    bool over = false;
+    for (int c = 0; c < 3; ++c) {
+      bgr[c] = std::min(t.mean_bgr[static_cast<size_t>(c) * n + i], ctx.ceiling[c]);
+      over = over || t.mean_bgr[static_cast<size_t>(c) * n + i] > ctx.ceiling[c];
+    }
+    if (!over) {
+      for (int c = 0; c < 3; ++c) EXPECT_EQ(capped[static_cast<size_t>(c) * n + i], t.mean[static_cast<size_t>(c) * n + i]) << i;
+      continue;
+    }
+    ++changed;
+    cv::Mat lab, one(1, 1, CV_32FC3, cv::Scalar(bgr[0] / 255, bgr[1] / 255, bgr[2] / 255));
+    cv::cvtColor(one, lab, cv::COLOR_BGR2Lab);
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(capped[static_cast<size_t>(c) * n + i], lab.at<cv::Vec3f>(0, 0)[c], 0.2) << i << " channel " << c;
+  }
+  EXPECT_GT(changed, n / 10);  // the cream skeleton is brighter than this ceiling in much of it
+  // No ceiling: the template itself.
+  EXPECT_EQ(&model->MeanUnder(t, MatchContext{}, &storage), &t.mean);
+}
+
 // Asked for, a race side's other side is compared in full even when the ring colours left it off the shortlist, so
 // that the confidence says how far the side is known.
 TEST(TokenModel, RankComparesTheOtherSideWhenAsked) {
