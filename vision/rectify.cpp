@@ -347,15 +347,20 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
   cv::resize(glare_cells, glare, matched.size(), 0, 0, cv::INTER_NEAREST);
   if (corrected) {
     // (Built in place, without temporaries: these are the largest images of a frame.)
+    // One pass: the light added, and the frame less it, never below 0 (`corrected` may be `matched` itself).
     cv::Mat fill_full, add(matched.size(), CV_32FC3);
     cv::resize(fill, fill_full, matched.size(), 0, 0, cv::INTER_LINEAR);
+    corrected->create(matched.size(), CV_32FC3);
     for (int y = 0; y < add.rows; ++y) {
       const float* f = fill_full.ptr<float>(y);
+      const cv::Vec3f* m = matched.ptr<cv::Vec3f>(y);
       cv::Vec3f* a = add.ptr<cv::Vec3f>(y);
-      for (int x = 0; x < add.cols; ++x) a[x] = cv::Vec3f(f[x] * k[0], f[x] * k[1], f[x] * k[2]);
+      cv::Vec3f* out = corrected->ptr<cv::Vec3f>(y);
+      for (int x = 0; x < add.cols; ++x) {
+        a[x] = cv::Vec3f(f[x] * k[0], f[x] * k[1], f[x] * k[2]);
+        for (int c = 0; c < 3; ++c) out[x][c] = std::max(m[x][c] - a[x][c], 0.0f);
+      }
     }
-    cv::subtract(matched, add, *corrected);
-    cv::max(*corrected, 0.0, *corrected);
     if (taken) *taken = add;
   }
   return glare;
