@@ -55,6 +55,8 @@ const std::array<std::pair<double, double>, kAngles>& Units() {
 }  // namespace
 
 void BlockedSamples(cv::Point2d centre_px, const PolarSpec& spec, const cv::Mat& blocked, std::vector<uint8_t>* mask) {
+  mask->clear();
+  if (blocked.empty()) return;  // nothing blocked, as SamplePolar has it
   CV_Assert(blocked.type() == CV_8U);
   mask->assign(static_cast<size_t>(kRings) * kAngles, 1);
   bool any_blocked = false;

@@ -33,8 +33,8 @@ const cv::Size kTextureWindow(kTexturePx, kTexturePx);
 }  // namespace
 
 cv::Mat ForegroundLab(const cv::Mat& board_bgr) {
-  // Halved first (each half pixel the mean of four), then smoothed by half the matcher's blur: about the smoothing
-  // of the full-resolution matcher image halved, at a quarter of the pixels converted to Lab.
+  // Halved first (each half pixel the mean of about four), then smoothed by half the matcher's blur: about the
+  // smoothing of the full-resolution matcher image halved, at a quarter of the pixels converted to Lab.
   cv::Mat half;
   cv::resize(board_bgr, half, cv::Size(cvRound(board_bgr.cols * 0.5), cvRound(board_bgr.rows * 0.5)), 0, 0, cv::INTER_AREA);
   return calibration::MatchLab(half, calibration::kMatchBlurPx / 2);

@@ -397,9 +397,9 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
     cur.release();  // the largest images of a frame: none kept longer than needed
     r.glare = FindGlare(matched, reference_cells, saturated, &matched, &taken, objects);
   } else {
+    cur.release();
     r.glare = glare;  // the same frame, the same gains: it would find none again
   }
-  cur.release();
   // The camera saturates at 255: once matched that is 255 / gain, less the glare taken off.
   cv::divide(cv::Scalar::all(255.0), gain, r.ceiling);
   r.gain = gain;

@@ -29,11 +29,12 @@ constexpr double kTokenMm = 1.8;      // a race token's thickness
 constexpr double kTallerRatio = 1.2;  // a shadow this much stronger than a single token's is a stack's
 constexpr double kWiderWall = 3.5;    // a wall this many times wider than a single token's is a stack's
 
-// The frame's and the empty board's half-resolution Lab (CV_32FC3, the same size) at a board pixel, bilinear: the
-// first `kUsed` channels (the others are left 0).
+// The frame's and the empty board's half-resolution Lab (CV_32FC3, the same size: ForegroundLab of a board image of
+// `full` size, whose odd sides round) at a board pixel, bilinear: the first `kUsed` channels (the others are left 0).
 template <int kUsed>
-std::pair<cv::Vec3f, cv::Vec3f> HalfAt(const cv::Mat& frame, const cv::Mat& board, int x, int y) {
-  const float hx = std::clamp((x + 0.5f) * 0.5f - 0.5f, 0.0f, frame.cols - 1.0f), hy = std::clamp((y + 0.5f) * 0.5f - 0.5f, 0.0f, frame.rows - 1.0f);
+std::pair<cv::Vec3f, cv::Vec3f> HalfAt(const cv::Mat& frame, const cv::Mat& board, cv::Size full, int x, int y) {
+  const float sx = static_cast<float>(frame.cols) / full.width, sy = static_cast<float>(frame.rows) / full.height;
+  const float hx = std::clamp((x + 0.5f) * sx - 0.5f, 0.0f, frame.cols - 1.0f), hy = std::clamp((y + 0.5f) * sy - 0.5f, 0.0f, frame.rows - 1.0f);
   const int x0 = static_cast<int>(hx), y0 = static_cast<int>(hy), x1 = std::min(x0 + 1, frame.cols - 1), y1 = std::min(y0 + 1, frame.rows - 1);
   const float fx = hx - x0, fy = hy - y0;
   auto at = [&](const cv::Mat& m) {
@@ -114,11 +115,11 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
   // How much darker than the empty board, as a share of the board's lightness (a shadow takes the same share of
   // the light from a dark forest as from a bright field), and how different at all (Lab distance, up to 40).
   auto darker = [&](int x, int y) {
-    const auto [seen, board] = HalfAt<1>(frame.half_lab, reference_half_lab, x, y);
+    const auto [seen, board] = HalfAt<1>(frame.half_lab, reference_half_lab, size, x, y);
     return std::clamp((board[0] - seen[0]) / (board[0] + 16.0f), 0.0f, 0.6f);
   };
   auto differs = [&](int x, int y) {
-    const auto [seen, board] = HalfAt<3>(frame.half_lab, reference_half_lab, x, y);
+    const auto [seen, board] = HalfAt<3>(frame.half_lab, reference_half_lab, size, x, y);
     return std::min(static_cast<float>(cv::norm(board - seen)), 40.0f);
   };
   std::vector<size_t> races;

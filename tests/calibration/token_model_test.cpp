@@ -84,6 +84,10 @@ TEST(Polar, BlockedSamplesAsSamplePolarMarksThem) {
     compared += !want.empty();
   }
   EXPECT_GE(compared, 3);  // most grids touch something blocked
+  // Nothing to block: no mask, as SamplePolar gives none.
+  std::vector<uint8_t> none{1, 2, 3};
+  BlockedSamples({40, 40}, PolarSpec{}, cv::Mat(), &none);
+  EXPECT_TRUE(none.empty());
 }
 
 // Enrollment crops of every kind from a synthetic table, read as `swref enroll --crops` reads them.
