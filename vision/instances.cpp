@@ -71,7 +71,8 @@ calibration::MatchContext Context(const LocalView& view, const std::vector<uint8
 
 // Moves the centre to where a kind fits best, its rotation and light offset held as found at the seed: along
 // each axis a parabola through the error at -h, 0 and +h gives the step (h = 1.5 mm, then 1 and 0.5 mm); a step
-// is taken only when it lowers the error.
+// is taken only when it lowers the error. `m` was ranked at `c` on the samples taken there: its error is this
+// kind's error at `c` (the same samples, mask, template and offset), so it is not measured again.
 cv::Point2d RefineCentre(const TokenModel& model, const calibration::TokenMatch& m, const LocalView& view, cv::Point2d c, const cv::Mat& explained) {
   const calibration::KindTemplate& t = *model.Find(m.kind);
   calibration::PolarSamples s;
@@ -82,7 +83,7 @@ cv::Point2d RefineCentre(const TokenModel& model, const calibration::TokenMatch&
     Sample(view, q, explained, &s, &mask);
     return calibration::RobustError(s, mean, t.weight, m.shift, TokenModel::kCap, mask.empty() ? nullptr : &mask, nullptr, m.offset);
   };
-  double best = error_at(c);
+  double best = m.error;
   for (double h_mm : {1.5, 1.0, 0.5}) {
     const double h = h_mm * kPpm;
     const double ex[2] = {error_at(c + cv::Point2d(-h, 0)), error_at(c + cv::Point2d(h, 0))};
