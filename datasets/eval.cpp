@@ -45,7 +45,7 @@ void ScoreTokens(const std::vector<TruthToken>& truth, const std::vector<vision:
       const double d = cv::norm(seen[i].centre_mm - t.centre_mm);
       if (!used[i] && d < best_d) best_d = d, best = static_cast<int>(i);
     }
-    const bool race = t.kind != "lost_tribe" && engine::RaceFromId(t.kind.substr(0, t.kind.find("_decline"))).has_value();
+    const bool race = t.kind != "lost_tribe" && engine::RaceFromId(engine::SplitDecline(t.kind).first).has_value();
     if (t.stack > 1) ++score->stacks;
     if (best < 0) {
       score->confusion[t.kind]["missed"]++;

@@ -42,8 +42,8 @@ QColor PlayerColour(int index) {
 }
 
 QString KindName(const std::string& kind) {
-  const bool decline = kind.size() > 8 && kind.compare(kind.size() - 8, 8, "_decline") == 0;
-  const std::string id = decline ? kind.substr(0, kind.size() - 8) : kind;
+  const auto [base, decline] = engine::SplitDecline(kind);
+  const std::string id(base);
   if (auto race = engine::RaceFromId(id)) return Q(std::string(engine::Info(*race).name)) + (decline ? " (decline)" : "");
   if (id == "lost_tribe") return "lost tribe";
   return Q(id).replace('_', ' ');
