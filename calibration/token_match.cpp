@@ -1,6 +1,7 @@
 // Naming a candidate with the token model (token_model.h: Rank, ErrorOf): ring colours as a quick filter, then
 // every kind's template at every rotation, its light offset and its centre refined.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -13,53 +14,118 @@ using namespace token_model_internal;
 
 namespace {
 
+// The cube root of t in [0, 1.25], from a table with linear interpolation: within 3e-5 above 0.008856 (where Lab
+// uses it), at most 0.03 Lab units; std::cbrt is several times slower, and a frame caps some 100,000 samples.
+float TableCbrt(float t) {
+  constexpr int kSteps = 2048;
+  constexpr float kTop = 1.25f;
+  static const std::array<float, kSteps + 2> table = [] {
+    std::array<float, kSteps + 2> a{};
+    for (int i = 0; i < kSteps + 2; ++i) a[i] = static_cast<float>(std::cbrt(double(i) * kTop / kSteps));
+    return a;
+  }();
+  const float x = std::clamp(t, 0.0f, kTop) * (kSteps / kTop);
+  const int i = static_cast<int>(x);
+  return table[i] + (x - i) * (table[i + 1] - table[i]);
+}
+
 // Linear light (BGR, 0..1, SrgbToLinear) to CIELab (D65), as OpenCV's cvtColor does it, for one colour.
 cv::Vec3f LinearToLab(float B, float G, float R) {
   const float X = (0.412453f * R + 0.357580f * G + 0.180423f * B) / 0.950456f;
   const float Y = 0.212671f * R + 0.715160f * G + 0.072169f * B;
   const float Z = (0.019334f * R + 0.119193f * G + 0.950227f * B) / 1.088754f;
-  auto f = [](float t) { return t > 0.008856f ? std::cbrt(t) : 7.787f * t + 16.0f / 116.0f; };
+  auto f = [](float t) { return t > 0.008856f ? TableCbrt(t) : 7.787f * t + 16.0f / 116.0f; };
   const float fy = f(Y);
   return {Y > 0.008856f ? 116.0f * fy - 16.0f : 903.3f * Y, 500.0f * (f(X) - fy), 200.0f * (fy - f(Z))};
 }
 
-// The template's mean as the camera would show it under a ceiling (MatchContext::ceiling): its BGR capped, back
-// in Lab (only the samples that reach the ceiling change). False (and `out` untouched) when none does.
-bool Capped(const KindTemplate& t, const cv::Vec3f& ceiling, std::vector<float>* out) {
-  if (ceiling[0] >= 254 && ceiling[1] >= 254 && ceiling[2] >= 254) return false;
-  if (t.max_bgr[0] <= ceiling[0] && t.max_bgr[1] <= ceiling[1] && t.max_bgr[2] <= ceiling[2]) return false;
+// A ceiling (MatchContext::ceiling) in the forms capping needs, worked out once.
+struct Ceiling {
+  cv::Vec3f bgr;
+  float linear[3];
+  cv::Vec3f lab;  // a sample that reaches it in every channel takes this colour
+  float lowest;   // a sample no channel of which is brighter than this does not reach it
+  explicit Ceiling(const cv::Vec3f& c)
+      : bgr(c), linear{SrgbToLinear(c[0] / 255.0f), SrgbToLinear(c[1] / 255.0f), SrgbToLinear(c[2] / 255.0f)},
+        lab(LinearToLab(linear[0], linear[1], linear[2])), lowest(std::min({c[0], c[1], c[2]})) {}
+  // Whether any of the template's samples reaches it.
+  bool Caps(const KindTemplate& t) const {
+    if (bgr[0] >= 254 && bgr[1] >= 254 && bgr[2] >= 254) return false;
+    return t.max_bgr[0] > bgr[0] || t.max_bgr[1] > bgr[1] || t.max_bgr[2] > bgr[2];
+  }
+};
+
+// Template sample i as the camera would show it under the ceiling: its BGR capped, back in Lab. False when no
+// channel reaches the ceiling (the sample is the template's own).
+bool CapSample(const KindTemplate& t, int i, const Ceiling& ceiling, cv::Vec3f* lab) {
   constexpr int n = kRings * kAngles;
   // In linear light: a capped channel's is the ceiling's, the others' the template's own (KindTemplate::mean_linear).
-  const float ceiling_linear[3] = {SrgbToLinear(ceiling[0] / 255.0f), SrgbToLinear(ceiling[1] / 255.0f), SrgbToLinear(ceiling[2] / 255.0f)};
-  bool any = false;
-  for (int i = 0; i < n; ++i) {
-    float v[3];
-    bool over = false;
-    for (int c = 0; c < 3; ++c) {
-      const size_t k = static_cast<size_t>(c) * n + i;
-      if (t.mean_bgr[k] > ceiling[c]) {
-        v[c] = ceiling_linear[c], over = true;
-      } else {
-        v[c] = t.mean_linear[k];
-      }
+  float v[3];
+  int over = 0;
+  for (int c = 0; c < 3; ++c) {
+    const size_t k = static_cast<size_t>(c) * n + i;
+    if (t.mean_bgr[k] > ceiling.bgr[c]) {
+      v[c] = ceiling.linear[c], ++over;
+    } else {
+      v[c] = t.mean_linear[k];
     }
-    if (!over) continue;
+  }
+  if (over == 0) return false;
+  *lab = over == 3 ? ceiling.lab : LinearToLab(v[0], v[1], v[2]);
+  return true;
+}
+
+// The template's mean under a ceiling (only the samples that reach it change). False (and `out` untouched) when
+// none does.
+bool Capped(const KindTemplate& t, const Ceiling& ceiling, std::vector<float>* out) {
+  if (!ceiling.Caps(t)) return false;
+  constexpr int n = kRings * kAngles;
+  bool any = false;
+  cv::Vec3f lab;
+  for (int i = 0; i < n; ++i) {
+    if (!CapSample(t, i, ceiling, &lab)) continue;
     if (!any) out->assign(t.mean.begin(), t.mean.end()), any = true;
-    const cv::Vec3f lab = LinearToLab(v[0], v[1], v[2]);
     for (int c = 0; c < 3; ++c) (*out)[static_cast<size_t>(c) * n + i] = lab[c];
   }
   return any;
 }
 
+// The template's ring means (KindTemplate::row_mean) under a ceiling, for the shortlist: a kind with a large white
+// symbol would otherwise look far too light to be named in a frame brighter than the reference. Estimated from
+// every KindTemplate::kRingStride-th angle (KindTemplate::ring_samples); a frame needs thousands of these.
+void RingMeansUnder(const KindTemplate& t, const Ceiling& ceiling, float* rows) {
+  constexpr int n = kRings * kAngles;
+  double change[kPolarRows] = {};
+  cv::Vec3f lab;
+  for (size_t k = 0; k < t.ring_samples.size() && t.ring_brightness[k] > ceiling.lowest; ++k) {
+    const int i = t.ring_samples[k];
+    if (!CapSample(t, i, ceiling, &lab)) continue;
+    const int ring = i / kAngles;
+    for (int c = 0; c < 3; ++c) {
+      const size_t j = static_cast<size_t>(c) * n + i;
+      change[c * kRings + ring] += static_cast<double>(t.weight[j]) * (lab[c] - t.mean[j]);
+    }
+  }
+  for (int row = 0; row < kPolarRows; ++row)
+    if (t.row_weight[row] > 0) rows[row] = static_cast<float>(t.row_mean[row] + KindTemplate::kRingStride * change[row] / t.row_weight[row]);
+    else rows[row] = t.row_mean[row];
+}
+
+// The context's cache, emptied when it was made for another ceiling.
+CappedTemplates& CacheFor(const MatchContext& context) {
+  CappedTemplates& cache = *context.cache;
+  if (cache.ceiling != context.ceiling) cache = CappedTemplates{}, cache.ceiling = context.ceiling;
+  return cache;
+}
+
 // The template under the context's ceiling: its own mean, or a capped copy (in `storage`, or in the context's cache).
 const std::vector<float>& MeanFor(const KindTemplate& t, const MatchContext& context, std::vector<float>* storage) {
-  if (!context.cache) return Capped(t, context.ceiling, storage) ? *storage : t.mean;
-  CappedTemplates& cache = *context.cache;
-  if (cache.ceiling != context.ceiling) cache.ceiling = context.ceiling, cache.capped.clear(), cache.checked.clear();
+  if (!context.cache) return Capped(t, Ceiling(context.ceiling), storage) ? *storage : t.mean;
+  CappedTemplates& cache = CacheFor(context);
   if (!cache.checked[&t]) {
     cache.checked[&t] = true;
     std::vector<float> capped;
-    if (Capped(t, context.ceiling, &capped)) cache.capped[&t] = std::move(capped);
+    if (Capped(t, Ceiling(context.ceiling), &capped)) cache.capped[&t] = std::move(capped);
   }
   const auto it = cache.capped.find(&t);
   return it == cache.capped.end() ? t.mean : it->second;
@@ -67,21 +133,22 @@ const std::vector<float>& MeanFor(const KindTemplate& t, const MatchContext& con
 
 }  // namespace
 
-// How far apart a candidate's ring colours are from a kind's, after the best light offset: a quick filter.
-double RingDistance(const std::vector<float>& sample_rows, const KindTemplate& t) {
+// How far apart a candidate's ring colours are from a kind's (`row_mean`: KindTemplate::row_mean, or those under
+// a ceiling), after the best light offset: a quick filter.
+double RingDistance(const std::vector<float>& sample_rows, const KindTemplate& t, const float* row_mean) {
   double off[kChannels] = {0};
   for (int c = 0; c < kChannels; ++c) {
     double num = 0, den = 0;
     for (int r = 0; r < kRings; ++r) {
       const int row = c * kRings + r;
-      num += t.row_weight[row] * (t.row_mean[row] - sample_rows[row]);
+      num += t.row_weight[row] * (row_mean[row] - sample_rows[row]);
       den += t.row_weight[row];
     }
     off[c] = den > 0 ? std::clamp(num / den, -double(kMaxOffset[c]), double(kMaxOffset[c])) : 0;
   }
   double sum = 0, wsum = 0;
   for (int row = 0; row < kPolarRows; ++row) {
-    const double d = sample_rows[row] + off[row / kRings] - t.row_mean[row];
+    const double d = sample_rows[row] + off[row / kRings] - row_mean[row];
     sum += t.row_weight[row] * d * d;
     wsum += t.row_weight[row];
   }
@@ -96,7 +163,21 @@ std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, c
   std::vector<float> rows(kPolarRows);
   for (int row = 0; row < kPolarRows; ++row) rows[row] = s.p[static_cast<size_t>(row) * (kAngles / 2 + 1)].real() / kAngles;
   std::vector<std::pair<double, const KindTemplate*>> near;
-  for (const KindTemplate& t : kinds_) near.emplace_back(RingDistance(rows, t), &t);
+  const Ceiling ceiling(context.ceiling);
+  std::array<float, kPolarRows> capped_rows;
+  for (const KindTemplate& t : kinds_) {
+    const float* row_mean = t.row_mean.data();
+    if (ceiling.Caps(t)) {
+      if (!context.cache) {
+        RingMeansUnder(t, ceiling, capped_rows.data()), row_mean = capped_rows.data();
+      } else {
+        auto [it, made] = CacheFor(context).ring_means.try_emplace(&t);
+        if (made) RingMeansUnder(t, ceiling, it->second.data());
+        row_mean = it->second.data();
+      }
+    }
+    near.emplace_back(RingDistance(rows, t, row_mean), &t);
+  }
   if (static_cast<int>(near.size()) > shortlist) {
     std::nth_element(near.begin(), near.begin() + shortlist, near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     near.resize(shortlist);

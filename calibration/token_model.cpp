@@ -415,6 +415,15 @@ void TokenModel::DeriveOne(KindTemplate& t) {
         t.mean_linear[k] = SrgbToLinear(t.mean_bgr[k] / 255.0f);
         t.max_bgr[c] = std::max(t.max_bgr[c], t.mean_bgr[k]);
       }
+    std::vector<float> brightest(n);
+    t.ring_samples.clear();
+    for (int i = 0; i < n; ++i) {
+      brightest[i] = std::max({t.mean_bgr[i], t.mean_bgr[static_cast<size_t>(n) + i], t.mean_bgr[static_cast<size_t>(2 * n) + i]});
+      if (i % KindTemplate::kRingStride == 0) t.ring_samples.push_back(i);
+    }
+    std::stable_sort(t.ring_samples.begin(), t.ring_samples.end(), [&](int p, int q) { return brightest[p] > brightest[q]; });
+    t.ring_brightness.clear();
+    for (int i : t.ring_samples) t.ring_brightness.push_back(brightest[i]);
     t.row_weight.assign(kPolarRows, 0);
     t.row_mean.assign(kPolarRows, 0);
     for (int row = 0; row < kPolarRows; ++row) {

@@ -14,6 +14,7 @@
 // photo (the crops come from the table camera).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <string>
@@ -45,6 +46,11 @@ struct KindTemplate {
   std::vector<float> mean_bgr;         // derived: `mean` as BGR 0..255 (for the camera's saturation, below)
   std::vector<float> mean_linear;      // derived: `mean_bgr` in linear light (SrgbToLinear of it / 255)
   cv::Vec3f max_bgr{0, 0, 0};          // derived: its brightest value per channel (nothing to cap below it)
+  // derived: its samples (0 .. kRings * kAngles - 1) at every kRingStride-th angle, brightest channel first, and
+  // that channel's value (BGR 0..255): for its ring means under a ceiling (TokenModel::Rank's shortlist)
+  static constexpr int kRingStride = 4;
+  std::vector<int> ring_samples;
+  std::vector<float> ring_brightness;
   std::vector<float> row_weight;       // derived: per polar row (channel x ring), the sum of its weights
   std::vector<float> row_mean;         // derived: ... and its weighted mean
   int other_side = -1;                 // derived: the index of the same race's other side ("x" / "x_decline"), or -1
@@ -56,6 +62,7 @@ struct CappedTemplates {
   cv::Vec3f ceiling{-1, -1, -1};
   std::map<const KindTemplate*, std::vector<float>> capped;  // kinds that reach the ceiling
   std::map<const KindTemplate*, bool> checked;
+  std::map<const KindTemplate*, std::array<float, kPolarRows>> ring_means;  // their KindTemplate::row_mean capped
 };
 
 struct MatchContext {

@@ -279,6 +279,26 @@ TEST(TokenModel, CapsTheTemplateUnderACeiling) {
 
 // Asked for, a race side's other side is compared in full even when the ring colours left it off the shortlist, so
 // that the confidence says how far the side is known.
+// In a frame brighter than the reference a white symbol saturates: once the frame is matched to the reference's
+// light it is no brighter than the ceiling. The shortlist by ring colours caps the templates the same way, so a
+// kind with a large white symbol is still shortlisted (it looked far too light beside one with a small symbol).
+TEST(TokenModel, ShortlistsUnderACeiling) {
+  const std::vector<std::string> kinds = {"ratmen_decline", "elves_decline", "sorcerers_decline", "trolls_decline", "orcs_decline", "humans_decline"};
+  auto model = TokenModel::Build(OnePhotoEach(kinds));
+  ASSERT_TRUE(model.ok()) << model.error();
+  constexpr double kGain = 1.7;  // the frame 1.7 times as bright as the reference
+  MatchContext ctx;
+  ctx.ceiling = cv::Vec3f::all(static_cast<float>(255 / kGain));
+  for (const std::string& kind : kinds) {
+    cv::Mat seen;
+    OnBackground(kind, kMatchPxPerMm, 25).convertTo(seen, CV_8UC3, kGain);  // saturates at 255
+    seen.convertTo(seen, CV_8UC3, 1 / kGain);                             // matched back to the reference's light
+    const auto ranked = model->Rank(SamplesOf(seen), 1, ctx, 2);
+    ASSERT_EQ(ranked.size(), 1u);
+    EXPECT_EQ(ranked[0].kind, kind);
+  }
+}
+
 TEST(TokenModel, RankComparesTheOtherSideWhenAsked) {
   auto model = TokenModel::Build(OnePhotoEach({"sorcerers", "sorcerers_decline", "ratmen", "ratmen_decline", "fortress"}));
   ASSERT_TRUE(model.ok()) << model.error();
