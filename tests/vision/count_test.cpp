@@ -77,5 +77,28 @@ TEST_F(CountRegionsTest, ATokenNamedWithoutConfidenceIsNotCounted) {
   EXPECT_LT(low.regions[plain_].confidence, 0.55);
 }
 
+// A piece mostly hidden under tokens that fits badly was named from what shows between them: not counted, its
+// region uncertain. One in view, or fitting well, is counted; so is a race token however hidden (a pile).
+TEST_F(CountRegionsTest, AMostlyHiddenPieceThatFitsBadlyIsNotCounted) {
+  auto piece = [&](const std::string& kind, double visible, double fit) {
+    Instance i = Token(kind, plain_);
+    i.visible = visible;
+    i.fit = fit;
+    return i;
+  };
+  const Observation hidden = Count({Token("trolls", plain_), Token("trolls", plain_), piece("fortress", 0.42, 7.0)});
+  EXPECT_TRUE(hidden.regions[plain_].pieces.empty());
+  EXPECT_EQ(hidden.regions[plain_].tokens, 2);
+  EXPECT_FALSE(hidden.regions[plain_].tokens_certain);
+  EXPECT_LT(hidden.regions[plain_].confidence, 0.55);
+  for (const Instance& counted : {piece("fortress", 0.9, 7.0), piece("fortress", 0.42, 3.0)}) {
+    const Observation o = Count({Token("trolls", plain_), counted});
+    EXPECT_EQ(o.regions[plain_].pieces, (std::map<std::string, int>{{"fortress", 1}})) << counted.visible << " " << counted.fit;
+    EXPECT_GE(o.regions[plain_].confidence, 0.55);
+  }
+  const Observation pile = Count({Token("trolls", plain_), piece("trolls", 0.42, 7.0)});
+  EXPECT_EQ(pile.regions[plain_].tokens, 2);
+}
+
 }  // namespace
 }  // namespace swref::vision
