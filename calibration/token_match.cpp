@@ -55,24 +55,30 @@ struct Ceiling {
   }
 };
 
-// Template sample i as the camera would show it under the ceiling: its BGR capped, back in Lab. False when no
-// channel reaches the ceiling (the sample is the template's own).
-bool CapSample(const KindTemplate& t, int i, const Ceiling& ceiling, cv::Vec3f* lab) {
-  constexpr int n = kRings * kAngles;
-  // In linear light: a capped channel's is the ceiling's, the others' the template's own (KindTemplate::mean_linear).
+// A template colour (BGR 0..255, and the same in linear light) as the camera would show it under the ceiling: its
+// BGR capped, back in Lab. False when no channel reaches the ceiling (the colour is the template's own).
+bool CapColour(const float bgr[3], const float linear[3], const Ceiling& ceiling, cv::Vec3f* lab) {
+  // In linear light: a capped channel's is the ceiling's, the others' the template's own.
   float v[3];
   int over = 0;
   for (int c = 0; c < 3; ++c) {
-    const size_t k = static_cast<size_t>(c) * n + i;
-    if (t.mean_bgr[k] > ceiling.bgr[c]) {
+    if (bgr[c] > ceiling.bgr[c]) {
       v[c] = ceiling.linear[c], ++over;
     } else {
-      v[c] = t.mean_linear[k];
+      v[c] = linear[c];
     }
   }
   if (over == 0) return false;
   *lab = over == 3 ? ceiling.lab : LinearToLab(v[0], v[1], v[2]);
   return true;
+}
+
+// Template sample i under the ceiling (CapColour of KindTemplate::mean_bgr and mean_linear there).
+bool CapSample(const KindTemplate& t, int i, const Ceiling& ceiling, cv::Vec3f* lab) {
+  constexpr size_t n = kRings * kAngles;
+  const float bgr[3] = {t.mean_bgr[i], t.mean_bgr[n + i], t.mean_bgr[2 * n + i]};
+  const float linear[3] = {t.mean_linear[i], t.mean_linear[n + i], t.mean_linear[2 * n + i]};
+  return CapColour(bgr, linear, ceiling, lab);
 }
 
 // The template's mean under a ceiling (only the samples that reach it change). False (and `out` untouched) when
@@ -94,17 +100,12 @@ bool Capped(const KindTemplate& t, const Ceiling& ceiling, std::vector<float>* o
 // symbol would otherwise look far too light to be named in a frame brighter than the reference. Estimated from
 // every KindTemplate::kRingStride-th angle (KindTemplate::ring_samples); a frame needs thousands of these.
 void RingMeansUnder(const KindTemplate& t, const Ceiling& ceiling, float* rows) {
-  constexpr int n = kRings * kAngles;
   double change[kPolarRows] = {};
-  cv::Vec3f lab;
-  for (size_t k = 0; k < t.ring_samples.size() && t.ring_brightness[k] > ceiling.lowest; ++k) {
-    const int i = t.ring_samples[k];
-    if (!CapSample(t, i, ceiling, &lab)) continue;
-    const int ring = i / kAngles;
-    for (int c = 0; c < 3; ++c) {
-      const size_t j = static_cast<size_t>(c) * n + i;
-      change[c * kRings + ring] += static_cast<double>(t.weight[j]) * (lab[c] - t.mean[j]);
-    }
+  for (const KindTemplate::RingSample& r : t.ring_samples) {
+    if (r.brightest <= ceiling.lowest) break;
+    cv::Vec3f lab;
+    if (!CapColour(r.bgr, r.linear, ceiling, &lab)) continue;
+    for (int c = 0; c < 3; ++c) change[c * kRings + r.ring] += static_cast<double>(r.weight[c]) * (lab[c] - r.mean[c]);
   }
   for (int row = 0; row < kPolarRows; ++row)
     if (t.row_weight[row] > 0) rows[row] = static_cast<float>(t.row_mean[row] + KindTemplate::kRingStride * change[row] / t.row_weight[row]);

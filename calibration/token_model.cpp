@@ -415,15 +415,18 @@ void TokenModel::DeriveOne(KindTemplate& t) {
         t.mean_linear[k] = SrgbToLinear(t.mean_bgr[k] / 255.0f);
         t.max_bgr[c] = std::max(t.max_bgr[c], t.mean_bgr[k]);
       }
-    std::vector<float> brightest(n);
     t.ring_samples.clear();
-    for (int i = 0; i < n; ++i) {
-      brightest[i] = std::max({t.mean_bgr[i], t.mean_bgr[static_cast<size_t>(n) + i], t.mean_bgr[static_cast<size_t>(2 * n) + i]});
-      if (i % KindTemplate::kRingStride == 0) t.ring_samples.push_back(i);
+    for (int i = 0; i < n; i += KindTemplate::kRingStride) {
+      KindTemplate::RingSample r;
+      r.ring = i / kAngles;
+      for (int c = 0; c < 3; ++c) {
+        const size_t k = static_cast<size_t>(c) * n + i;
+        r.bgr[c] = t.mean_bgr[k], r.linear[c] = t.mean_linear[k], r.mean[c] = t.mean[k], r.weight[c] = t.weight[k];
+      }
+      r.brightest = std::max({r.bgr[0], r.bgr[1], r.bgr[2]});
+      t.ring_samples.push_back(r);
     }
-    std::stable_sort(t.ring_samples.begin(), t.ring_samples.end(), [&](int p, int q) { return brightest[p] > brightest[q]; });
-    t.ring_brightness.clear();
-    for (int i : t.ring_samples) t.ring_brightness.push_back(brightest[i]);
+    std::stable_sort(t.ring_samples.begin(), t.ring_samples.end(), [](const auto& p, const auto& q) { return p.brightest > q.brightest; });
     t.row_weight.assign(kPolarRows, 0);
     t.row_mean.assign(kPolarRows, 0);
     for (int row = 0; row < kPolarRows; ++row) {

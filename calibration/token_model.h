@@ -46,11 +46,15 @@ struct KindTemplate {
   std::vector<float> mean_bgr;         // derived: `mean` as BGR 0..255 (for the camera's saturation, below)
   std::vector<float> mean_linear;      // derived: `mean_bgr` in linear light (SrgbToLinear of it / 255)
   cv::Vec3f max_bgr{0, 0, 0};          // derived: its brightest value per channel (nothing to cap below it)
-  // derived: its samples (0 .. kRings * kAngles - 1) at every kRingStride-th angle, brightest channel first, and
-  // that channel's value (BGR 0..255): for its ring means under a ceiling (TokenModel::Rank's shortlist)
+  // derived: its samples at every kRingStride-th angle, brightest channel first, each with what capping it needs
+  // side by side: for its ring means under a ceiling (TokenModel::Rank's shortlist)
   static constexpr int kRingStride = 4;
-  std::vector<int> ring_samples;
-  std::vector<float> ring_brightness;
+  struct RingSample {
+    float brightest;  // its brightest channel (BGR 0..255)
+    int ring;
+    float bgr[3], linear[3], mean[3], weight[3];  // per channel, as in mean_bgr, mean_linear, mean and weight
+  };
+  std::vector<RingSample> ring_samples;
   std::vector<float> row_weight;       // derived: per polar row (channel x ring), the sum of its weights
   std::vector<float> row_mean;         // derived: ... and its weighted mean
   int other_side = -1;                 // derived: the index of the same race's other side ("x" / "x_decline"), or -1
