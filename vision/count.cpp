@@ -85,7 +85,8 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
     std::string race;
     bool decline = false;
     const bool race_token = IsRaceKind(inst.kind, &race, &decline);
-    if (!race_token && inst.visible < kHiddenPieceVisible && inst.fit > kHiddenPieceFit) {
+    const bool mountain = inst.kind == engine::Info(engine::Piece::kMountain).id;  // the map's, seen or not (below)
+    if (!race_token && !mountain && inst.visible < kHiddenPieceVisible && inst.fit > kHiddenPieceFit) {
       t.confidence = std::min(t.confidence, kHiddenPieceConfidence);
       t.dropped = true;
       continue;

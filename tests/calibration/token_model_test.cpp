@@ -277,8 +277,6 @@ TEST(TokenModel, CapsTheTemplateUnderACeiling) {
   EXPECT_EQ(&model->MeanUnder(t, MatchContext{}, &storage), &t.mean);
 }
 
-// Asked for, a race side's other side is compared in full even when the ring colours left it off the shortlist, so
-// that the confidence says how far the side is known.
 // In a frame brighter than the reference a white symbol saturates: once the frame is matched to the reference's
 // light it is no brighter than the ceiling. The shortlist by ring colours caps the templates the same way, so a
 // kind with a large white symbol is still shortlisted (it looked far too light beside one with a small symbol).
@@ -299,6 +297,8 @@ TEST(TokenModel, ShortlistsUnderACeiling) {
   }
 }
 
+// Asked for, a race side's other side is compared in full even when the ring colours left it off the shortlist, so
+// that the confidence says how far the side is known.
 TEST(TokenModel, RankComparesTheOtherSideWhenAsked) {
   auto model = TokenModel::Build(OnePhotoEach({"sorcerers", "sorcerers_decline", "ratmen", "ratmen_decline", "fortress"}));
   ASSERT_TRUE(model.ok()) << model.error();
