@@ -25,14 +25,14 @@ namespace {
 // counting none of them took the region error from 2.52 % to 2.34 % (0.15: 2.32 %, 0.2: 2.39 %, 0.3: 2.77 %).
 constexpr double kNotCountedBelow = 0.1;
 
-// A piece (or lost tribe) less than this share of which is in view, and that fits worse than this many times its
-// kind's typical error (a token on its centre in full view fits within 4), was named from what shows between the
-// tokens taken before it: not counted, its region uncertain (the confidence at most kHiddenPieceConfidence). On
-// the accuracy suite (320 photos) a fortress was twice "seen" in the gap between two trolls tokens where the
-// board's printed badge shows, with confidence 0.84 and 0.75, 42 and 44 % in view, fitting 7.0 and 7.4. With the
-// rule the region error went from 0.95 to 0.85 %, boards exact 74.7 to 77.8 %, wrong and not flagged 14 to 12,
-// and 2 more regions were flagged (472). Applied to race tokens too: 0.87 % (visible under 0.5: 0.89 %, under 0.8:
-// 0.92 %; fit over 5: 0.88 %, over 7: 0.87 %).
+// A piece (or lost tribe; not a mountain: the map gives those) less than this share of which is in view, and that
+// fits worse than this many times its kind's typical error (a token on its centre in full view fits within 4), was
+// named from what shows between the tokens taken before it: not counted, its region uncertain (the confidence at
+// most kHiddenPieceConfidence). On the accuracy suite (320 photos) a fortress was twice "seen" in the gap between
+// two trolls tokens where the board's printed badge shows, with confidence 0.84 and 0.75, 42 and 44 % in view,
+// fitting 7.0 and 7.4. With the rule the region error went from 0.95 to 0.85 %, boards exact 74.7 to 77.8 %, wrong
+// and not flagged 14 to 12, and 2 more regions were flagged (472). Applied to race tokens too: 0.87 % (visible
+// under 0.5: 0.89 %, under 0.8: 0.92 %; fit over 5: 0.88 %, over 7: 0.87 %).
 constexpr double kHiddenPieceVisible = 0.7;
 constexpr double kHiddenPieceFit = 6.0;
 constexpr double kHiddenPieceConfidence = 0.3;
