@@ -1,0 +1,78 @@
+// Step 3, the foreground, on drawn boards with exact truth.
+#include <gtest/gtest.h>
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/observer.h"
+
+namespace swref::vision {
+namespace {
+
+constexpr double kPpm = kBoardPxPerMm;
+
+// A plain board 200 x 120 mm, greyish brown, with a little noise so that nothing is perfectly flat.
+cv::Mat PlainBoard() {
+  cv::Mat board(cvRound(120 * kPpm), cvRound(200 * kPpm), CV_8UC3, cv::Scalar(118, 128, 140));
+  cv::Mat noise(board.size(), CV_8UC3);
+  cv::RNG rng(7);
+  rng.fill(noise, cv::RNG::NORMAL, 0, 1.5);
+  board += noise;
+  return board;
+}
+
+cv::Rect SquareMm(cv::Point2d centre, double side) {
+  return {cvRound((centre.x - side / 2) * kPpm), cvRound((centre.y - side / 2) * kPpm), cvRound(side * kPpm), cvRound(side * kPpm)};
+}
+
+Rectified FrameOf(const cv::Mat& board) {
+  Rectified r;
+  r.bgr = board;
+  r.matched = board;
+  r.half_lab = ForegroundLab(board);
+  r.glare = cv::Mat::zeros(board.size(), CV_8U);
+  return r;
+}
+
+double ShareFound(const Foreground& fg, cv::Rect r) { return cv::countNonZero(fg.mask(r)) / static_cast<double>(r.area()); }
+
+// A pale token (a little lighter than the board, with a dark symbol smaller than the clear difference's least
+// area) is foreground whether it lies alone or against a token that differs clearly. Its blob of slight difference
+// used to be left out whole when it touched something found, so beside another token it went unseen.
+TEST(Foreground, APaleTokenIsFoundBesideAClearOne) {
+  const cv::Mat empty = PlainBoard();
+  const ForegroundReference reference = MakeForegroundReference(empty);
+  const cv::Rect pale = SquareMm({110, 60}, 26), clear = SquareMm({84, 60}, 26), alone = SquareMm({160, 60}, 26);
+  auto draw_pale = [](cv::Mat& board, cv::Rect r) {
+    board(r) += cv::Scalar(26, 26, 24);
+    cv::circle(board, (r.tl() + r.br()) / 2, cvRound(4.5 * kPpm), cv::Scalar(40, 40, 45), cv::FILLED);
+  };
+  cv::Mat frame = empty.clone();
+  frame(clear).setTo(cv::Scalar(40, 40, 200));
+  draw_pale(frame, pale);
+  draw_pale(frame, alone);
+  const Foreground fg = FindForeground(FrameOf(frame), reference, ObserverOptions{}.foreground_threshold);
+  EXPECT_GT(ShareFound(fg, clear), 0.9);
+  EXPECT_GT(ShareFound(fg, alone), 0.8);
+  EXPECT_GT(ShareFound(fg, pale), 0.8);
+  // The plain board around them stays clear.
+  EXPECT_EQ(cv::countNonZero(fg.mask(SquareMm({30, 60}, 30))), 0);
+}
+
+// Slight difference cut from a token is foreground only up to a token's size: a wide wash of it around a token
+// (the board lightened by a lamp's glare that was not all taken off) is not.
+TEST(Foreground, AWideFaintWashBesideATokenIsNotForeground) {
+  const cv::Mat empty = PlainBoard();
+  const ForegroundReference reference = MakeForegroundReference(empty);
+  const cv::Rect clear = SquareMm({40, 60}, 26), wash(cvRound(53 * kPpm), cvRound(20 * kPpm), cvRound(120 * kPpm), cvRound(80 * kPpm));
+  cv::Mat frame = empty.clone();
+  frame(wash) += cv::Scalar(26, 26, 24);
+  // A few dark specks in it, each far smaller than a token.
+  for (int k = 0; k < 6; ++k) cv::circle(frame, cv::Point(cvRound((65 + 18 * k) * kPpm), cvRound(60 * kPpm)), cvRound(2.5 * kPpm), cv::Scalar(40, 40, 45), cv::FILLED);
+  frame(clear).setTo(cv::Scalar(40, 40, 200));
+  const Foreground fg = FindForeground(FrameOf(frame), reference, ObserverOptions{}.foreground_threshold);
+  EXPECT_GT(ShareFound(fg, clear), 0.9);
+  EXPECT_LT(ShareFound(fg, wash), 0.05);
+}
+
+}  // namespace
+}  // namespace swref::vision
