@@ -86,8 +86,10 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   cv::GaussianBlur(score, score, cv::Size(), 0.6 * ppm);
   // Texture: where the empty board shows a pattern (mountains, trees, stripes), the frame must show the same
   // pattern there (normalised cross-correlation of L* over 4 mm windows: light changes and added glare do not
-  // change it); a token hides it. Where the board is plain, colour alone decides.
-  cv::Mat textured, ncc;
+  // change it); a token hides it. Where the board is plain, a pattern in the frame is a slight difference: a piece
+  // of the terrain's own colour (a fortress on the grey mountains of a warm-lit photo, whose door and windows alone
+  // differ clearly, each smaller than the least area) shows its drawing there.
+  cv::Mat textured, ncc, new_texture;
   {
     const cv::Size win = kTextureWindow;
     cv::Mat mf, ff, fr;
@@ -101,10 +103,12 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
     cv::sqrt(cv::max(vf.mul(vr), 1e-6), denom);
     ncc = cov / denom;
     textured = vr > 16;  // L* standard deviation above 4 units in the window
+    new_texture = (vf > 16) & (vr < 4);  // ... and where the board is plain (under 2 units), the frame's above 4
   }
   // Hysteresis: what differs clearly, together with what differs a little around it (a grey token on grey
   // ground differs clearly only at its symbol and rim).
   cv::Mat strong = (score > threshold) | (textured & (ncc < 0.2)), weak = (score > 0.5 * threshold) | (textured & (ncc < 0.5));
+  weak |= new_texture;
   // The outermost 3 mm: the board's cut edge and its shadow, never a token's centre.
   const int band = std::max(1, cvRound(3 * ppm));
   for (cv::Mat* m : {&strong, &weak}) {

@@ -74,5 +74,24 @@ TEST(Foreground, AWideFaintWashBesideATokenIsNotForeground) {
   EXPECT_LT(ShareFound(fg, wash), 0.05);
 }
 
+// A piece drawn in the board's own colour (a fortress on the grey mountains) differs clearly only at its door,
+// smaller than the least area the clear difference keeps; its drawing (lines where the board is plain) is a slight
+// difference, so the door and the drawing together are foreground.
+TEST(Foreground, APieceOfTheBoardsColourIsFoundByItsDrawing) {
+  const cv::Mat empty = PlainBoard();
+  const ForegroundReference reference = MakeForegroundReference(empty);
+  const cv::Rect piece = SquareMm({100, 60}, 28);
+  cv::Mat frame = empty.clone();
+  for (int k = 0; k < 7; ++k) {  // brick courses every 4 mm, 2 mm wide, darker than the board
+    const cv::Rect course(piece.x, piece.y + cvRound((4 * k + 1) * kPpm), piece.width, cvRound(2 * kPpm));
+    frame(course).setTo(cv::Scalar(84, 92, 104));
+  }
+  const cv::Rect door(cvRound(97 * kPpm), cvRound(62 * kPpm), cvRound(6 * kPpm), cvRound(9 * kPpm));
+  frame(door).setTo(cv::Scalar(20, 30, 60));
+  const Foreground fg = FindForeground(FrameOf(frame), reference, ObserverOptions{}.foreground_threshold);
+  EXPECT_GT(ShareFound(fg, piece), 0.7);
+  EXPECT_EQ(cv::countNonZero(fg.mask(SquareMm({40, 60}, 30))), 0);
+}
+
 }  // namespace
 }  // namespace swref::vision
