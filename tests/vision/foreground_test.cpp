@@ -1,9 +1,9 @@
 // Step 3, the foreground, on drawn boards with exact truth.
+#include "vision/observer.h"
+
 #include <gtest/gtest.h>
 
 #include <opencv2/imgproc.hpp>
-
-#include "vision/observer.h"
 
 namespace swref::vision {
 namespace {
@@ -24,13 +24,15 @@ cv::Rect SquareMm(cv::Point2d centre, double side) {
   return {cvRound((centre.x - side / 2) * kPpm), cvRound((centre.y - side / 2) * kPpm), cvRound(side * kPpm), cvRound(side * kPpm)};
 }
 
-Rectified FrameOf(const cv::Mat& board) {
+// The foreground of `frame` (drawn on PlainBoard(), no glare) against the bare PlainBoard(), with the observer's
+// own threshold.
+Foreground FindOnPlainBoard(const cv::Mat& frame) {
   Rectified r;
-  r.bgr = board;
-  r.matched = board;
-  r.half_lab = ForegroundLab(board);
-  r.glare = cv::Mat::zeros(board.size(), CV_8U);
-  return r;
+  r.bgr = frame;
+  r.matched = frame;
+  r.half_lab = ForegroundLab(frame);
+  r.glare = cv::Mat::zeros(frame.size(), CV_8U);
+  return FindForeground(r, MakeForegroundReference(PlainBoard()), ObserverOptions{}.foreground_threshold);
 }
 
 double ShareFound(const Foreground& fg, cv::Rect r) { return cv::countNonZero(fg.mask(r)) / static_cast<double>(r.area()); }
@@ -39,18 +41,16 @@ double ShareFound(const Foreground& fg, cv::Rect r) { return cv::countNonZero(fg
 // area) is foreground whether it lies alone or against a token that differs clearly. Its blob of slight difference
 // used to be left out whole when it touched something found, so beside another token it went unseen.
 TEST(Foreground, APaleTokenIsFoundBesideAClearOne) {
-  const cv::Mat empty = PlainBoard();
-  const ForegroundReference reference = MakeForegroundReference(empty);
   const cv::Rect pale = SquareMm({110, 60}, 26), clear = SquareMm({84, 60}, 26), alone = SquareMm({160, 60}, 26);
   auto draw_pale = [](cv::Mat& board, cv::Rect r) {
     board(r) += cv::Scalar(26, 26, 24);
     cv::circle(board, (r.tl() + r.br()) / 2, cvRound(4.5 * kPpm), cv::Scalar(40, 40, 45), cv::FILLED);
   };
-  cv::Mat frame = empty.clone();
+  cv::Mat frame = PlainBoard();
   frame(clear).setTo(cv::Scalar(40, 40, 200));
   draw_pale(frame, pale);
   draw_pale(frame, alone);
-  const Foreground fg = FindForeground(FrameOf(frame), reference, ObserverOptions{}.foreground_threshold);
+  const Foreground fg = FindOnPlainBoard(frame);
   EXPECT_GT(ShareFound(fg, clear), 0.9);
   EXPECT_GT(ShareFound(fg, alone), 0.8);
   EXPECT_GT(ShareFound(fg, pale), 0.8);
@@ -61,15 +61,13 @@ TEST(Foreground, APaleTokenIsFoundBesideAClearOne) {
 // Slight difference cut from a token is foreground only up to a token's size: a wide wash of it around a token
 // (the board lightened by a lamp's glare that was not all taken off) is not.
 TEST(Foreground, AWideFaintWashBesideATokenIsNotForeground) {
-  const cv::Mat empty = PlainBoard();
-  const ForegroundReference reference = MakeForegroundReference(empty);
   const cv::Rect clear = SquareMm({40, 60}, 26), wash(cvRound(53 * kPpm), cvRound(20 * kPpm), cvRound(120 * kPpm), cvRound(80 * kPpm));
-  cv::Mat frame = empty.clone();
+  cv::Mat frame = PlainBoard();
   frame(wash) += cv::Scalar(26, 26, 24);
   // A few dark specks in it, each far smaller than a token.
   for (int k = 0; k < 6; ++k) cv::circle(frame, cv::Point(cvRound((65 + 18 * k) * kPpm), cvRound(60 * kPpm)), cvRound(2.5 * kPpm), cv::Scalar(40, 40, 45), cv::FILLED);
   frame(clear).setTo(cv::Scalar(40, 40, 200));
-  const Foreground fg = FindForeground(FrameOf(frame), reference, ObserverOptions{}.foreground_threshold);
+  const Foreground fg = FindOnPlainBoard(frame);
   EXPECT_GT(ShareFound(fg, clear), 0.9);
   EXPECT_LT(ShareFound(fg, wash), 0.05);
 }
@@ -78,17 +76,15 @@ TEST(Foreground, AWideFaintWashBesideATokenIsNotForeground) {
 // smaller than the least area the clear difference keeps; its drawing (lines where the board is plain) is a slight
 // difference, so the door and the drawing together are foreground.
 TEST(Foreground, APieceOfTheBoardsColourIsFoundByItsDrawing) {
-  const cv::Mat empty = PlainBoard();
-  const ForegroundReference reference = MakeForegroundReference(empty);
   const cv::Rect piece = SquareMm({100, 60}, 28);
-  cv::Mat frame = empty.clone();
+  cv::Mat frame = PlainBoard();
   for (int k = 0; k < 7; ++k) {  // brick courses every 4 mm, 2 mm wide, darker than the board
     const cv::Rect course(piece.x, piece.y + cvRound((4 * k + 1) * kPpm), piece.width, cvRound(2 * kPpm));
     frame(course).setTo(cv::Scalar(84, 92, 104));
   }
   const cv::Rect door(cvRound(97 * kPpm), cvRound(62 * kPpm), cvRound(6 * kPpm), cvRound(9 * kPpm));
   frame(door).setTo(cv::Scalar(20, 30, 60));
-  const Foreground fg = FindForeground(FrameOf(frame), reference, ObserverOptions{}.foreground_threshold);
+  const Foreground fg = FindOnPlainBoard(frame);
   EXPECT_GT(ShareFound(fg, piece), 0.7);
   EXPECT_EQ(cv::countNonZero(fg.mask(SquareMm({40, 60}, 30))), 0);
 }
