@@ -29,12 +29,9 @@ constexpr double kOffCentreFit = 6.0;      // 6 times its kind's typical error (
 constexpr double kCentredFit = 4.0;        // a fit this close to a kind's own photos is a token on its centre
 // A seed whose best kind fits within 8 times that kind's typical error is near enough its centre for the refinement
 // (which reaches 4.5 mm): no other start is ranked. The four other starts could find other kinds that fit better
-// off the token (a look-alike decline side 2.5 mm away). With 8 here (it was kCentredFit, 4) and kOffCentreFit 6 (it
-// was 8), on the accuracy suite: region error 0.77 -> 0.75 %, wrong and not flagged 7 -> 6, 478 -> 476 regions
-// flagged; on a second suite made with another seed (`dataset suite --seed 2`, where only the settings below were
-// tried): 0.92 -> 0.92 %, wrong and not flagged 12 -> 9, 401 -> 403 flagged. Each alone: 8 here gave 77 / 6 and 97 /
-// 10, 6 there 79 / 7 and 95 / 11. Here 6 gave 78 / 7 and 95 / 12, 12 gave 82 / 8 and 107 / 11; one start only,
-// 1.90 %.
+// off the token (a look-alike decline side 2.5 mm away). With this at 8 (it was kCentredFit, 4) and kOffCentreFit at
+// 6 (it was 8): wrong and not flagged 7 -> 6 on the accuracy suite, 12 -> 9 on a second one (seed 2), region error
+// 0.77 -> 0.75 % and 0.92 % as before; the other settings tried are in docs/vision.md.
 constexpr double kStartFit = 8.0;
 constexpr int kMaxFarStarts = 96;          // outline seeds a frame names again from far starts (the strongest first):
                                            // at most 69 on a photo of the accuracy suite (17 on average); a frame
