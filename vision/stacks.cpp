@@ -8,8 +8,8 @@
 // Both are measured beyond each race token's footprint (as the matcher placed it), in 16 directions: how far the
 // foreground goes on (the wall) and how far the darkened board goes on (the shadow). The frame's shadow
 // direction is where the tokens' shadows reach furthest together; a single token's shadow length is the frame's
-// median. A token standing clearly taller than one is flagged: its region's count is then a lower bound
-// (tokens_certain false), never a guess.
+// median. A token standing clearly taller than one, or whose shadow starts well beyond its edge where a single
+// token's starts at it, is flagged: its region's count is then a lower bound (tokens_certain false), never a guess.
 #include <algorithm>
 #include <cmath>
 
@@ -28,6 +28,8 @@ constexpr double kReachMm = 12;       // how far beyond a footprint a wall or sh
 constexpr double kTokenMm = 1.8;      // a race token's thickness
 constexpr double kTallerRatio = 1.2;  // a shadow this much stronger than a single token's is a stack's
 constexpr double kWiderWall = 3.5;    // a wall this many times wider than a single token's is a stack's
+constexpr int kEarlyPx = 3;           // a shadow's start: the first 1.5 mm beyond the footprint
+constexpr double kLateStart = 0.2;    // darkening there under this share of a single token's: the shadow starts late
 
 // The frame's and the empty board's half-resolution Lab (CV_32FC3, the same size: ForegroundLab of a board image of
 // `full` size, whose odd sides round) at a board pixel, bilinear: the first `kUsed` channels (the others are left 0).
@@ -214,7 +216,12 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
     inst.shadow_ratio = sum / std::max(single, 1e-6);
     // Or its wall is far wider than one token's would be there (only where one token's wall is wide enough to see).
     const bool wide_wall = inst.wall_expected_mm > 0.25 && inst.wall_mm > kWiderWall * inst.wall_expected_mm;
-    if (inst.shadow_ratio > kTallerRatio || wide_wall) inst.stack_unsure = true;
+    // Or its shadow starts late: a single token's starts at its edge. Something lies between: a stack's wider wall, its
+    // shadow thrown further out, or a footprint placed off the token; a count of one would be a guess.
+    double start = 0, typical_start = 0;
+    for (int i = 0; i < kEarlyPx; ++i) start += profiles[k][i], typical_start += typical[i];
+    const bool late = start < kLateStart * typical_start;
+    if (inst.shadow_ratio > kTallerRatio || wide_wall || late) inst.stack_unsure = true;
   }
 }
 

@@ -167,15 +167,21 @@ TEST(Observer, SeesArmsAsMotion) {
   EXPECT_EQ(o.status, Status::kMotion) << rig.observer->last_reason();
 }
 
+// The board after every `every`-th action of a random game, from the `first`-th on.
+std::vector<engine::Board> BoardsOfAGame(const std::shared_ptr<const engine::Map>& map, uint64_t seed, int every, int first) {
+  std::vector<engine::Board> boards;
+  int k = 0;
+  auto game = engine::PlayRandomGame(map, seed, [&](const engine::Game& g, const engine::Action&) {
+    if (k++ % every == first) boards.push_back(g.board());
+  });
+  EXPECT_TRUE(game.ok());
+  return boards;
+}
+
 // Clean overhead photos of real game states (no overlaps, no stacks): the pipeline's base line.
 TEST(Observer, ReadsGameStatesFromCleanPhotos) {
   Rig rig = MakeRig(4);
-  std::vector<engine::Board> boards;
-  int k = 0;
-  auto game = engine::PlayRandomGame(rig.table->map, 9, [&](const engine::Game& g, const engine::Action&) {
-    if (k++ % 12 == 0) boards.push_back(g.board());
-  });
-  ASSERT_TRUE(game.ok());
+  const std::vector<engine::Board> boards = BoardsOfAGame(rig.table->map, 9, 12, 0);
   std::vector<Observation> truth, seen;
   const auto shot = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
   for (size_t i = 0; i < boards.size() && i < 8; ++i) {
@@ -195,6 +201,51 @@ TEST(Observer, ReadsGameStatesFromCleanPhotos) {
   std::printf("%s", datasets::FormatReport(r).c_str());
   EXPECT_EQ(r.images, static_cast<int>(truth.size()));
   EXPECT_LT(r.region_error_rate(), 0.02);
+}
+
+// Neat stacks under the shortest, faintest shadows the datasets draw (1 mm for one token), 16 frames with the light
+// from six directions: a stack is read with its count right or as a lower bound, and the cue still confirms a fair
+// share of the regions without one. The goal is no stack counted wrong for certain; this frame set still has two
+// stacks of two read as one. The one traced (frame 5, region 16) lies near the board's far edge and leans into its
+// own shadow: the camera, above the middle, sees its top displaced towards the shadow, over the part that would
+// tell it from a single token. Before the late-start rule (stacks.cpp) there were three. The limit is today's, so
+// that a regression fails.
+TEST(Observer, StacksUnderFaintShadowsAreLowerBounds) {
+  Rig rig = MakeRig(6);
+  const std::vector<engine::Board> boards = BoardsOfAGame(rig.table->map, 11, 5, 2);
+  ASSERT_GE(boards.size(), 16u);
+  int stacks = 0, stacks_certain_wrong = 0, plain = 0, plain_certain = 0;
+  for (size_t i = 0; i < 16; ++i) {
+    datasets::SceneOptions so;
+    so.seed = 100 + i;
+    so.stack_rate = 0.4;
+    so.overlap_rate = 0;
+    auto shot = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
+    shot.light.shadow_mm = 1.0;
+    shot.light.shadow_deg = 60.0 * static_cast<double>(i);
+    shot.light.ev = -0.5;
+    shot.sensor.noise_sigma = 2;
+    shot.sensor.jpeg_quality = 85;
+    datasets::Scene scene;
+    const Observation o = rig.observer->Observe(datasets::RenderScene(*rig.table, boards[i], so, shot, &scene), "stacks.jpg");
+    ASSERT_EQ(o.status, Status::kOk) << "frame " << i << ": " << rig.observer->last_reason();
+    for (const RegionObservation& t : scene.truth.regions) {
+      if (!t.race || t.tokens == 0) continue;
+      const RegionObservation& seen = o.regions[t.id];
+      if (t.tokens_certain) {
+        ++plain;
+        plain_certain += seen.tokens_certain && seen.tokens == t.tokens;
+      } else if (++stacks; seen.tokens_certain && seen.tokens != t.tokens) {
+        ++stacks_certain_wrong;
+        std::printf("frame %zu region %d: a stack, %d tokens, read as %d for certain\n", i, t.id, t.tokens, seen.tokens);
+      }
+    }
+  }
+  std::printf("faint shadows: %d regions with a stack, %d counted for certain and wrong; %d of %d regions without one "
+              "counted for certain\n", stacks, stacks_certain_wrong, plain_certain, plain);
+  EXPECT_GE(stacks, 25);
+  EXPECT_LE(stacks_certain_wrong, 2);
+  EXPECT_GE(plain_certain, plain / 3);
 }
 
 // A crowd of one colour: the three largest land regions, each filled with eight magenta ghouls, are read as ghouls,
