@@ -235,7 +235,10 @@ TEST(Observer, StacksUnderFaintShadowsAreLowerBounds) {
       if (t.tokens_certain) {
         ++plain;
         plain_certain += seen.tokens_certain && seen.tokens == t.tokens;
-      } else if (++stacks; seen.tokens_certain && seen.tokens != t.tokens) {
+        continue;
+      }
+      ++stacks;
+      if (seen.tokens_certain && seen.tokens != t.tokens) {
         ++stacks_certain_wrong;
         std::printf("frame %zu region %d: a stack, %d tokens, read as %d for certain\n", i, t.id, t.tokens, seen.tokens);
       }
