@@ -53,6 +53,8 @@ struct Instance {
   double confidence = 0;
   double fit = 0;                    // error / the kind's typical error (1: as clean as its enrollment photos)
   double error = 0;                  // the match's error, Lab^2 (calibration::TokenMatch::error)
+  std::string runner_up;             // the next kind, and its error (for finding out why a token was named so)
+  double runner_up_error = 0;
   double board_error = 0;            // the same for "nothing lies here" (the empty board at the same spot)
   double visible = 1;                // share of its template's weight not hidden by tokens above it
   int stack = 1;                     // > 1: looks like a neat stack of at least this many
