@@ -46,13 +46,13 @@ constexpr int kMaxFarStarts = 96;          // outline seeds a frame names again 
 constexpr double kSideSure = 1.6;
 constexpr double kSideFloor = 0.3;
 // A winner that fits worse than kRegridFit times its kind's typical error after the refinement is named again on a
-// grid (Fit). On the accuracy suite a trolls decline token was seeded 4 mm off its centre (its blob ran into its
-// shadow); the ratmen decline side, refined from there, fitted 11.8 and was named with confidence 0.59, while the
-// trolls side, 1.8 mm from where the refinement stopped, fitted 1.3. The grid: 3 x 3 centres 1.5 mm apart, the 3
-// kinds nearest in ring colours ranked at each. A grid kind takes the token only when it fits under half the
-// winner's error (kRegridSwitch): a free switch moved many tokens a little and so changed the stack rule's
-// typical shadow on their frames. Any kind the grid brings within reach bounds the confidence as the other side
-// does (kOtherSure: within 1.8 times, uncertain). The settings tried are in docs/vision.md.
+// grid (Fit). On the second accuracy suite (seed 2, 5p photo 36) a trolls decline token was seeded 4 mm off its
+// centre (its blob ran into its shadow); the ratmen decline side, refined from there, fitted 11.8 and was named
+// with confidence 0.59, while the trolls side, 1.8 mm from where the refinement stopped, fitted 1.3. The grid:
+// 3 x 3 centres 1.5 mm apart, the 3 kinds nearest in ring colours ranked at each. A grid kind takes the token only
+// when it fits under half the winner's error (kRegridSwitch): a free switch moved many tokens a little and so
+// changed the stack rule's typical shadow on their frames. Any kind the grid brings within reach bounds the
+// confidence as the other side does (kOtherSure: within 1.8 times, uncertain). Settings tried: docs/vision.md.
 constexpr double kRegridFit = 3.0;
 constexpr int kRegridSteps = 1;
 constexpr double kRegridStepMm = 1.5;
