@@ -53,6 +53,7 @@ constexpr double kSideFloor = 0.3;
 // when it fits under half the winner's error (kRegridSwitch): a free switch moved many tokens a little and so
 // changed the stack rule's typical shadow on their frames. Any kind the grid brings within reach bounds the
 // confidence as the other side does (kOtherSure: within 1.8 times, uncertain). Settings tried: docs/vision.md.
+constexpr double kRefineWithin = 1.8;  // kinds within this many times the best error get their centre refined
 constexpr double kRegridFit = 3.0;
 constexpr int kRegridSteps = 1;
 constexpr double kRegridStepMm = 1.5;
@@ -191,7 +192,7 @@ Candidate Fit(const TokenModel& model, const Scene& scene, cv::Point2d seed, con
     if (e < best) best = e, centre = c, best_kind = m.kind;
   };
   for (const calibration::TokenMatch& m : ranked) {
-    if (m.error > 1.8 * ranked.front().error) break;
+    if (m.error > kRefineWithin * ranked.front().error) break;
     refine(m, seed);
   }
   // A poor fit (kRegridFit): the seed may lie too far off the token's centre for the refinement, which holds the
@@ -204,7 +205,7 @@ Candidate Fit(const TokenModel& model, const Scene& scene, cv::Point2d seed, con
     const cv::Point2d kept_centre = centre;
     const std::string kept_kind = best_kind;
     for (const auto& [m, at] : GridBest(model, view, centre, explained)) {
-      if (m.error <= 1.8 * kept_best) refine(m, at);
+      if (m.error <= kRefineWithin * kept_best) refine(m, at);
     }
     if (best >= kRegridSwitch * kept_best) best = kept_best, centre = kept_centre, best_kind = kept_kind;
   }
