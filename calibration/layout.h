@@ -4,6 +4,7 @@
 // and which touch the board edge, to compare with the map's adjacency.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <optional>
@@ -28,6 +29,9 @@ struct LayoutMarkers {
   double size_mm = 40;
   std::map<int, cv::Point2d> corners;   // marker id -> board position of its top-left corner
 };
+// The white frame of a printed marker (`swref print markers`) around its black square: 8 mm, and never less than
+// one marker cell, the quiet zone the detector needs.
+inline double MarkerFrameMm(double size_mm) { return std::max(8.0, size_mm / 6); }
 
 struct Layout {
   std::string map;                                  // "2p".."5p" or a map file path

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <utility>
 
+#include "calibration/layout.h"
 #include "calibration/mat.h"
 #include "calibration/sheet.h"
 
@@ -70,7 +71,7 @@ Result<sheet::Sheet> MarkersSheet(cv::Size2d page, double size_mm) {
   if (!(size_mm >= 10)) return R::Error("marker size " + Mm(size_mm) + " mm: expected at least 10 mm");
   // The white frame: 8 mm, the inset the layout generator assumes (datasets AddCornerMarkers), and never less
   // than one marker cell, the quiet zone the detector needs.
-  const double frame = std::max(8.0, size_mm / 6);
+  const double frame = MarkerFrameMm(size_mm);
   const double piece = size_mm + 2 * frame, gap = 8, label = 6;
   const std::string s = Mm(size_mm), f = Mm(frame), far = Mm(size_mm + frame);
   const double width = page.width - 2 * kMarginMm;

@@ -105,6 +105,7 @@ Observer::Observer(calibration::BoardSetup setup, std::shared_ptr<const engine::
   reference_small_ = LightReference(reference_board_);
   reference_cells_ = GlareCells(reference_board_);
   reference_half_lab_ = OutlineLab(reference_board_);
+  marker_stickers_ = MarkerStickers(setup_.layout, reference_board_.size());
   region_labels_ = calibration::RasterizeLayout(setup_.layout, kBoardPxPerMm);
   reference_glare_ = ReferenceGlare(reference_board_, region_labels_);
   const EdgeRing ring = WarpEdgeRing(reference, ref, setup_.layout.board_mm, cv::Matx33d::eye(), {});
@@ -195,7 +196,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
 
   // 2. Rectify: board coordinates, the light matched to the reference's.
   t = Clock::now();
-  const Rectified rect = Rectify(frame, frame_pose_, reference_small_, reference_cells_, reference_half_lab_);
+  const Rectified rect = Rectify(frame, frame_pose_, reference_small_, reference_cells_, reference_half_lab_, marker_stickers_);
   times_.rectify = Ms(t, Clock::now());
   if (debug_) {
     debug_("0-reference", reference_board_), debug_("1-rectified", rect.bgr), debug_("1-matched", rect.matched);

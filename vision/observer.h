@@ -150,6 +150,7 @@ class Observer {
   cv::Mat reference_small_;          // ... as float BGR at 1/16, for the light matching
   cv::Mat reference_cells_;          // ... at 2 mm cells, for finding glare
   cv::Mat reference_half_lab_;       // ... at 1 px/mm in Lab, for the tokens' outlines
+  cv::Mat marker_stickers_;          // MarkerStickers: no outline votes there
   cv::Mat reference_glare_;          // ... its own glare (ReferenceGlare)
   cv::Mat region_labels_;            // region id per board pixel (CV_32S)
   cv::Mat ring_reference_;           // the table around the board in the reference photo (gate.cpp)
@@ -254,9 +255,15 @@ cv::Mat ReferenceGlare(const cv::Mat& reference_board, const cv::Mat& region_lab
 // A cell field (CV_32F over the board) at a board pixel, bilinear.
 float FieldValueAt(const cv::Mat& field, cv::Size board_px, cv::Point2d at_px);
 // `reference_small` (LightReference) and `reference_cells` (GlareCells): the empty board, made once.
-// `reference_half_lab`: OutlineLab of the empty board, for the outline seeds.
+// `reference_half_lab`: OutlineLab of the empty board, for the outline seeds; `outline_exclude` (optional, CV_8U
+// board pixels, MarkerStickers): where edges cast no outline votes.
 Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_cells,
-                  const cv::Mat& reference_half_lab);
+                  const cv::Mat& reference_half_lab, const cv::Mat& outline_exclude = cv::Mat());
+// The corner markers' printed stickers (the black square and its white frame, calibration::MarkerFrameMm) and 2 mm
+// more, in board pixels (CV_8U, 255 on a sticker; empty without markers). High-contrast print whose edges a light
+// change makes differ from the reference's: a bright photo's light matching leaves the sticker's white a little
+// darker than the reference's, and every edge of the pattern then voted for token outlines.
+cv::Mat MarkerStickers(const calibration::Layout& layout, cv::Size board_px);
 // Rectified::ceiling at a board pixel.
 cv::Vec3f CeilingAt(const Rectified& frame, cv::Point2d board_px);
 // Glare in a light-matched board image (float BGR 0..255) against the empty board (its GlareCells): large smooth

@@ -366,8 +366,21 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
   return glare;
 }
 
+cv::Mat MarkerStickers(const calibration::Layout& layout, cv::Size board_px) {
+  if (!layout.markers) return cv::Mat();
+  constexpr double kSlackMm = 2;  // the registration's and the print's play
+  cv::Mat m = cv::Mat::zeros(board_px, CV_8U);
+  const double size = layout.markers->size_mm, out = calibration::MarkerFrameMm(size) + kSlackMm;
+  for (const auto& [id, c] : layout.markers->corners) {
+    const cv::Point tl(cvFloor((c.x - out) * kBoardPxPerMm), cvFloor((c.y - out) * kBoardPxPerMm));
+    const cv::Point br(cvCeil((c.x + size + out) * kBoardPxPerMm), cvCeil((c.y + size + out) * kBoardPxPerMm));
+    m(cv::Rect(tl, br) & cv::Rect(cv::Point(), board_px)).setTo(255);
+  }
+  return m;
+}
+
 Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_cells,
-                  const cv::Mat& reference_half_lab) {
+                  const cv::Mat& reference_half_lab, const cv::Mat& outline_exclude) {
   Rectified r;
   cv::remap(frame, r.bgr, pose.map1, pose.map2, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
   cv::Mat cur;
@@ -380,7 +393,7 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
   {
     cv::Mat matched8;
     matched.convertTo(matched8, CV_8UC3);
-    r.outline_seeds = OutlineSeeds(OutlineLab(matched8), reference_half_lab, kOutlineRadiusMm, cv::Mat(), &r.outline_votes);
+    r.outline_seeds = OutlineSeeds(OutlineLab(matched8), reference_half_lab, kOutlineRadiusMm, outline_exclude, &r.outline_votes);
   }
   const cv::Mat objects = ObjectCells(r.outline_seeds, reference_cells.size());
   // Glare is light added on top (a lamp's reflection), not multiplied: the gains are fitted again without it, then
