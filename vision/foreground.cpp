@@ -35,6 +35,9 @@ const cv::Size kTextureWindow(kTexturePx, kTexturePx);
 constexpr double kFaintMaxMm2 = 2000;
 constexpr double kCutFaintMaxMm = 40;
 constexpr double kCutFaintMaxMm2 = 900;
+constexpr int kSaturatedLevel = 250;  // a camera value this high in every channel: the sensor saw white ...
+constexpr double kBlindWindowMm = 12;  // ... over this share of a window about a token's size: nothing can be seen
+constexpr double kBlindShare = 0.6;
 }  // namespace
 
 cv::Mat ForegroundLab(const cv::Mat& board_bgr) {
@@ -170,6 +173,19 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   cv::resize(mask, fg.mask, frame.matched.size(), 0, 0, cv::INTER_NEAREST);
   fg.half_mask = mask;
   cv::resize(blind, fg.blind, frame.matched.size(), 0, 0, cv::INTER_NEAREST);
+  // Blinded too where the camera saturated over most of a token's area: taking the light off leaves a flat grey
+  // there, whatever lay under it (on the accuracy suite a pale token on the grey mountains under glare, 2p photo 7,
+  // was gone without a trace; its symbol's lines were all that was not saturated).
+  if (!frame.bgr.empty()) {
+    cv::Mat saturated, share;
+    cv::inRange(frame.bgr, cv::Scalar::all(kSaturatedLevel), cv::Scalar::all(255), saturated);
+    cv::resize(saturated, share, blind.size(), 0, 0, cv::INTER_AREA);
+    const int w = cvRound(kBlindWindowMm * ppm);
+    cv::boxFilter(share, share, CV_32F, cv::Size(w, w), cv::Point(-1, -1), true, cv::BORDER_REPLICATE);
+    cv::Mat wide = share > kBlindShare * 255, full;
+    cv::resize(wide, full, fg.blind.size(), 0, 0, cv::INTER_NEAREST);
+    fg.blind |= full;
+  }
   fg.glare = frame.glare;
   return fg;
 }

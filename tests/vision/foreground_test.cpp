@@ -72,6 +72,31 @@ TEST(Foreground, AWideFaintWashBesideATokenIsNotForeground) {
   EXPECT_LT(ShareFound(fg, wash), 0.05);
 }
 
+// Where the camera saturated over most of a token's area (a lamp's glare on a pale token: only its symbol's lines
+// kept some grey), the light taken off leaves a flat grey, so nothing can be seen there: blinded. A saturated
+// speck (a white symbol's highlight) or a thin saturated line is not. The light-matched frame shows none of them
+// (the light was taken off), so only what the camera recorded can tell.
+TEST(Foreground, ATokenSizedSaturatedPatchIsBlind) {
+  const cv::Rect patch = SquareMm({60, 60}, 24), speck = SquareMm({120, 60}, 6);
+  const cv::Rect line(cvRound(150 * kPpm), cvRound(20 * kPpm), cvRound(2 * kPpm), cvRound(80 * kPpm));
+  cv::Mat seen = PlainBoard();
+  seen(patch).setTo(cv::Scalar::all(255));
+  for (int k = 0; k < 3; ++k) seen(SquareMm({54.0 + 6 * k, 60}, 2)).setTo(cv::Scalar::all(200));  // a symbol's lines
+  seen(speck).setTo(cv::Scalar::all(255));
+  seen(line).setTo(cv::Scalar::all(255));
+  Rectified r;
+  r.bgr = seen;
+  r.matched = PlainBoard();
+  r.half_lab = ForegroundLab(r.matched);
+  r.glare = cv::Mat::zeros(seen.size(), CV_8U);
+  const Foreground fg = FindForeground(r, MakeForegroundReference(PlainBoard()), ObserverOptions{}.foreground_threshold);
+  EXPECT_GT(cv::countNonZero(fg.blind(patch)), patch.area() / 3);
+  EXPECT_EQ(cv::countNonZero(fg.blind(SquareMm({120, 60}, 20))), 0);
+  EXPECT_EQ(cv::countNonZero(fg.blind(SquareMm({151, 60}, 20))), 0);
+  EXPECT_EQ(cv::countNonZero(fg.blind(SquareMm({30, 100}, 30))), 0);
+  EXPECT_EQ(cv::countNonZero(fg.mask), 0);
+}
+
 // A piece drawn in the board's own colour (a fortress on the grey mountains) differs clearly only at its door,
 // smaller than the least area the clear difference keeps; its drawing (lines where the board is plain) is a slight
 // difference, so the door and the drawing together are foreground.
