@@ -171,9 +171,9 @@ std::vector<std::pair<calibration::TokenMatch, cv::Point2d>> GridBest(const Toke
   return out;
 }
 
-
 // Refines kind `m` from `from` and records its error at its own centre; the best so far wins.
-void Refine(const TokenModel& model, const LocalView& view, const calibration::TokenMatch& m, cv::Point2d from, const cv::Mat& explained, Naming* n) {
+void Refine(const TokenModel& model, const LocalView& view, const calibration::TokenMatch& m, cv::Point2d from, const cv::Mat& explained,
+            Naming* n) {
   calibration::PolarSamples s;
   std::vector<uint8_t> mask;
   const cv::Point2d c = RefineCentre(model, m, view, from, explained);

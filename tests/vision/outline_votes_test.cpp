@@ -8,7 +8,6 @@
 namespace swref::vision {
 namespace {
 
-
 cv::Rect RectMm(double x, double y, double w, double h) {
   return {cvRound(x * kBoardPxPerMm), cvRound(y * kBoardPxPerMm), cvRound(w * kBoardPxPerMm), cvRound(h * kBoardPxPerMm)};
 }
@@ -42,8 +41,8 @@ TEST(OutlineSeeds, AMarkerStickerCastsNoVotes) {
   draw_sticker(frame, 125);
   cv::GaussianBlur(frame, frame, {0, 0}, 1.5);
   const cv::Point2d token_mm(78.5, 40);
-  cv::circle(frame, cv::Point(cvRound(token_mm.x * kBoardPxPerMm), cvRound(token_mm.y * kBoardPxPerMm)), cvRound(12.5 * kBoardPxPerMm), cv::Scalar(40, 90, 200), cv::FILLED,
-             cv::LINE_AA);
+  const cv::Point token_px(cvRound(token_mm.x * kBoardPxPerMm), cvRound(token_mm.y * kBoardPxPerMm));
+  cv::circle(frame, token_px, cvRound(12.5 * kBoardPxPerMm), cv::Scalar(40, 90, 200), cv::FILLED, cv::LINE_AA);
   const cv::Mat frame_lab = OutlineLab(frame), reference_lab = OutlineLab(reference);
   const cv::Mat stickers = MarkerStickers(layout, frame.size());
   ASSERT_EQ(stickers.size(), frame.size());
@@ -53,7 +52,8 @@ TEST(OutlineSeeds, AMarkerStickerCastsNoVotes) {
 
   constexpr float kMinVotes = 12;  // instances.cpp kMinOutlineVotes
   auto on_sticker = [&](const std::vector<OutlineSeed>& seeds) {
-    return std::count_if(seeds.begin(), seeds.end(), [&](const OutlineSeed& s) { return s.votes >= kMinVotes && Inside(stickers, s.centre_px); });
+    return std::count_if(seeds.begin(), seeds.end(),
+                         [&](const OutlineSeed& s) { return s.votes >= kMinVotes && Inside(stickers, s.centre_px); });
   };
   // The premise: without the exclusion the pattern's edges vote for phantom tokens on the sticker.
   EXPECT_GT(on_sticker(OutlineSeeds(frame_lab, reference_lab, kOutlineRadiusMm)), 0);
