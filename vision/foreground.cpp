@@ -35,8 +35,10 @@ const cv::Size kTextureWindow(kTexturePx, kTexturePx);
 constexpr double kFaintMaxMm2 = 2000;
 constexpr double kCutFaintMaxMm = 40;
 constexpr double kCutFaintMaxMm2 = 900;
-constexpr int kSaturatedLevel = 250;  // a camera value this high in every channel: the sensor saw white ...
-constexpr double kBlindWindowMm = 12;  // ... over this share of a window about a token's size: nothing can be seen
+// Blinded where the camera recorded kSaturatedLevel or more in every channel (it saw white) over kBlindShare of
+// the kBlindWindowMm window around a pixel (half a token's width): nothing can be seen there.
+constexpr int kSaturatedLevel = 250;
+constexpr double kBlindWindowMm = 12;
 constexpr double kBlindShare = 0.6;
 }  // namespace
 

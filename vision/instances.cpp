@@ -54,7 +54,7 @@ constexpr double kSideFloor = 0.3;
 // when it fits under half the winner's error (kRegridSwitch): a free switch moved many tokens a little and so
 // changed the stack rule's typical shadow on their frames. Any kind the grid brings within reach bounds the
 // confidence as the other side does (kOtherSure: within 1.8 times, uncertain). Settings tried: docs/vision.md.
-// The grid is left until a candidate is about to be taken (RegridIfPoor): 3 of 4 seeds fit poorly, and most are
+// The grid is left until a candidate is about to be taken (RegridIfPoor): 3 of 4 namings fit poorly, and most are
 // never taken (another seed's token, a far start). That saves 10-13 % of a photo's instructions with the regions'
 // errors about as before (both suites: 146 wrong against 145, 7 wrong and not flagged against 8).
 constexpr double kRefineWithin = 1.8;  // kinds within this many times the best error get their centre refined
@@ -258,13 +258,16 @@ LocalView ViewAt(const Scene& scene, cv::Point2d seed) {
   return MakeLocalView(scene.frame, scene.reference_bgr, scene.reference_glare, scene.occupied, seed);
 }
 
+// When a poor fit is named again on a grid: at once, or when its candidate is about to be taken (RegridIfPoor; most
+// candidates never are).
+enum class Grid { kNow, kLater };
+
 // A seed named and made a candidate. The token is seen in its own light (local_light.cpp), measured on the board
-// around the seed. `regrid_poor`: a poor fit is named again on a grid (FindInstances leaves that until the
-// candidate is about to be taken: most seeds are not).
-Candidate Fit(const TokenModel& model, const Scene& scene, cv::Point2d seed, const cv::Mat& explained, double spread_mm, bool regrid_poor) {
+// around the seed.
+Candidate Fit(const TokenModel& model, const Scene& scene, cv::Point2d seed, const cv::Mat& explained, double spread_mm, Grid grid) {
   const LocalView view = ViewAt(scene, seed);
   Naming n = Name(model, view, seed, explained, spread_mm);
-  if (regrid_poor && Poor(model, n)) Regrid(model, view, explained, &n);
+  if (grid == Grid::kNow && Poor(model, n)) Regrid(model, view, explained, &n);
   return Finish(model, view, explained, std::move(n));
 }
 
@@ -272,7 +275,7 @@ Candidate Fit(const TokenModel& model, const Scene& scene, cv::Point2d seed, con
 void RegridIfPoor(const TokenModel& model, const Scene& scene, Candidate* c) {
   if (c->naming.regridded || !Poor(model, c->naming)) return;
   const LocalView view = ViewAt(scene, c->naming.seed);
-  Naming n = c->naming;
+  Naming n = std::move(c->naming);
   Regrid(model, view, cv::Mat(), &n);
   const float votes = c->outline_votes;
   *c = Finish(model, view, cv::Mat(), std::move(n));
@@ -407,16 +410,16 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   int far_starts = 0;
   auto fit = [&](cv::Point2d seed, float votes) {
     if (known(seed)) return;
-    Candidate c = Fit(model, scene, seed, cv::Mat(), kOutlineSpreadMm, false);
+    Candidate c = Fit(model, scene, seed, cv::Mat(), kOutlineSpreadMm, Grid::kLater);
     // A grey token on grey ground shows its symbol more than its cut line, and the symbol's edges vote in a ring
     // around the token's centre: such a seed lies up to 6 mm off, and what it names there (a piece, another race)
     // fits badly. It is named again from starts that far away, and the better fit is kept.
     if (votes > 0 && c.match.fit >= kOffCentreFit && far_starts++ < kMaxFarStarts) {
-      const Candidate wide = Fit(model, scene, seed, cv::Mat(), kOffCentreSpreadMm, false);
+      const Candidate wide = Fit(model, scene, seed, cv::Mat(), kOffCentreSpreadMm, Grid::kLater);
       // That fit saw the token through a view and a light measured around the seed, up to 6 mm off: where it
       // landed, the token is named again as any seed is, and kept if it fits better there.
       if (wide.match.error < c.match.error) {
-        Candidate again = Fit(model, scene, wide.centre_px, cv::Mat(), kOutlineSpreadMm, false);
+        Candidate again = Fit(model, scene, wide.centre_px, cv::Mat(), kOutlineSpreadMm, Grid::kLater);
         if (again.match.error < c.match.error) c = std::move(again);
       }
     }
@@ -440,7 +443,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     calibration::BlockedSamples(c.centre_px, calibration::PolarSpec{}, explained, &hidden);
     if (!hidden.empty()) {
       const float votes = c.outline_votes;
-      c = Fit(model, scene, c.centre_px, blocked, 0, true);
+      c = Fit(model, scene, c.centre_px, blocked, 0, Grid::kNow);
       c.outline_votes = votes;
     } else {
       RegridIfPoor(model, scene, &c);
@@ -460,7 +463,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   cv::Mat residual = left_over();
   for (int round = 0; round < 2; ++round) {
     bool took = false;
-    for (const cv::Point& p : Seeds(residual, 3.0, 4.0)) took = consider(Fit(model, scene, cv::Point2d(p), blocked, 0, true)) || took;
+    for (const cv::Point& p : Seeds(residual, 3.0, 4.0)) took = consider(Fit(model, scene, cv::Point2d(p), blocked, 0, Grid::kNow)) || took;
     if (!took) break;
     residual = left_over();
   }
