@@ -29,18 +29,41 @@ class DemoTableTest : public testing::SuiteTableTest {
     for (int round = 0; round < 3; ++round)
       if (auto answer = table_->Answer(session, frame)) session.OnEvent(*answer);
   }
-  // A session on the demo's frames (recording into `record`), run until the camera's first question is open (about
-  // region 15, early on); `frame` gets the frame it was asked on. Null (and the test failed) otherwise.
-  std::unique_ptr<RefereeSession> AtFirstQuestion(const std::string& record, core::Frame* frame) const {
+  // A session on the demo's frames (recording into `record`) with a question open before the first turn is told:
+  // once the empty board is observed, the camera is shown a board from later in the game (a race in decline, which
+  // no action allows yet; as if the camera were started late), so the referee asks. The question is of the test's
+  // own making: it does not wait on the observer misreading something. `truth_frame` gets the frame whose truth
+  // is the board really on the table (the players' answer: table_->Answer(session, *truth_frame)). Null (and the
+  // test failed) otherwise.
+  std::unique_ptr<RefereeSession> AtAQuestion(const std::string& record, int64_t* truth_frame) const {
+    // The first frame the players tell something after (a still board) that shows a race in decline.
+    const auto later = std::find_if(table_->events.begin(), table_->events.end(), [&](const TableEvent& e) {
+      const auto& regions = table_->truth.at(e.after_frame).regions;
+      return std::any_of(regions.begin(), regions.end(), [](const vision::RegionObservation& r) { return r.decline; });
+    });
     auto session = RefereeSession::Start(Options(record), script_->record);
     auto frames = OpenImageFolder(table_->frames);
-    if (!session || !frames) {
-      ADD_FAILURE() << (session ? frames.error() : session.error());
+    auto again = OpenImageFolder(table_->frames);
+    if (!session || !frames || !again || later == table_->events.end()) {
+      ADD_FAILURE() << (!session ? session.error() : !frames ? frames.error() : !again ? again.error() : "the demo has no race in decline");
       return nullptr;
     }
-    while ((*session)->open_question() < 0 && frame->index < 100 && (*frames)->Next(frame)) (*session)->OnFrame(*frame);
+    core::Frame frame, shown;
+    while ((*session)->last_observed_frame() < 0 && frame.index < 20 && (*frames)->Next(&frame)) (*session)->OnFrame(frame);
+    if ((*session)->last_observed_frame() < 0 || !(*session)->journal().actions().empty()) {
+      ADD_FAILURE() << "the demo's empty board is observed in its first frames, before any action";
+      return nullptr;
+    }
+    *truth_frame = frame.index;
+    const int64_t later_index = later->after_frame;
+    while (shown.index < later_index && (*again)->Next(&shown)) {
+    }
+    for (int i = 0; i < 20 && (*session)->open_question() < 0; ++i) {
+      shown.index = ++frame.index;
+      (*session)->OnFrame(shown);
+    }
     if ((*session)->open_question() < 0) {
-      ADD_FAILURE() << "the demo's camera asks about region 15 early on";
+      ADD_FAILURE() << "frame " << later_index << " (a race in decline) shown at the start of the game asks no question";
       return nullptr;
     }
     return std::move(*session);
@@ -137,8 +160,8 @@ TEST_F(DemoTableTest, TheStepperGivesFramesOneByOneAndTellsTheEventsAfterThem) {
 // Actions told while a question is open wait, and are told in order once it is answered (two of them used to
 // pass each other in the queue forever).
 TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
-  core::Frame frame;
-  auto session = AtFirstQuestion("waiting.json", &frame);
+  int64_t truth_frame = -1;
+  auto session = AtAQuestion("waiting.json", &truth_frame);
   ASSERT_TRUE(session);
   auto told = [&](const nlohmann::json& body) { return Tell(*session, body); };
   for (const char* what : {"pick", "end_turn"}) {
@@ -148,7 +171,7 @@ TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
     ASSERT_EQ(waiting.size(), 1u);
     EXPECT_EQ(waiting[0].kind, NoticeKind::kPending);
   }
-  const auto answer = table_->Answer(*session, frame.index);
+  const auto answer = table_->Answer(*session, truth_frame);
   ASSERT_TRUE(answer.has_value());
   const std::vector<Notice> after = session->OnEvent(*answer);
   // The pick is committed; the end of turn then follows it (committed, or refused with its reason).
@@ -198,8 +221,8 @@ TEST_F(DemoTableTest, TakenBackLateTheBoardAsItStandsIsJudgedAtOnce) {
 // not take the place of the one the waiting turn may still use (2p seed 5 of `swref bench referee`: Bob's die told
 // while Ann's end of turn waited for a flag; her reinforced last conquest was then read without her die).
 TEST_F(DemoTableTest, ADieToldWhileActionsWaitWaitsWithThem) {
-  core::Frame frame;
-  auto session = AtFirstQuestion("die-waits.json", &frame);
+  int64_t truth_frame = -1;
+  auto session = AtAQuestion("die-waits.json", &truth_frame);
   ASSERT_TRUE(session);
   auto told = [&](const nlohmann::json& body) { return Tell(*session, body); };
   told({{"player", "Ann"}, {"do", "pick"}, {"slot", 0}});
@@ -208,7 +231,7 @@ TEST_F(DemoTableTest, ADieToldWhileActionsWaitWaitsWithThem) {
   ASSERT_EQ(die.size(), 1u);
   EXPECT_EQ(die[0].kind, NoticeKind::kPending) << die[0].text;
   EXPECT_EQ(session->SaveState().die, -1) << "Bob's die is told after Ann's end of turn, which waits";
-  const auto answer = table_->Answer(*session, frame.index);
+  const auto answer = table_->Answer(*session, truth_frame);
   ASSERT_TRUE(answer.has_value());
   session->OnEvent(*answer);
   EXPECT_EQ(session->SaveState().die, 2);
