@@ -98,6 +98,10 @@ struct KindQuality {
   double loo_accuracy = 0;             // share of the compared photos named right by a model made without them;
                                        // 1 when none could be compared (one photo: its quality is not measured)
   std::string most_confused_with;
+  double off_centre_mm = 0;            // > 0: the middle of the outline its photos agree on lies this far (more than
+                                       // 4 mm) from their centre, and the photos were not moved there: the outline
+                                       // missed part of the token (a washed-out or cluttered photo), or the crops are
+                                       // not cut around the token. Its template may be poor: check its photos.
 };
 
 struct EnrollPatch {
