@@ -67,8 +67,7 @@ constexpr double kOtherSure = 1.25;  // Rank's own factor
 constexpr double kSameTokenMm = 5.0;       // a seed this close to a well fitted token is that token
 constexpr double kSeedDepthMm = 4.0;       // a foreground seed lies this deep inside the foreground at least
 constexpr double kSeedSpacingMm = 5.0;     // ... and this far from the next (overlapping tokens' centres lie further apart)
-constexpr float kMinOutlineVotes = 12;     // weaker outline peaks are texture lining up by chance
-constexpr float kClearOutline = 40;        // a token with an outline this clear needs no foreground ...
+constexpr float kClearOutline = 40;        // a token with an outline this clear (kMinOutlineVotes: observer.h) needs no foreground ...
 constexpr double kSureOfBoard = 3.0;       // ... nor does one seeded by its outline that fits this many times better
                                            // than the empty board there
 

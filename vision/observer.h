@@ -213,6 +213,7 @@ cv::Mat OutlineLab(const cv::Mat& board_bgr);
 std::vector<OutlineSeed> OutlineSeeds(const cv::Mat& frame_half_lab, const cv::Mat& reference_half_lab, double radius_mm,
                                       const cv::Mat& exclude = cv::Mat(), cv::Mat* votes_image = nullptr);
 inline constexpr double kOutlineRadiusMm = 12.0;  // a race token's or lost tribe's half width (25 mm tokens)
+inline constexpr float kMinOutlineVotes = 12;     // weaker outline peaks are texture lining up by chance
 
 // Step 2: the frame in board coordinates with its light matched to the reference: a smooth per-channel gain
 // field, fitted on the pixels that look like the empty board.

@@ -50,10 +50,9 @@ TEST(OutlineSeeds, AMarkerStickerCastsNoVotes) {
   EXPECT_EQ(cv::countNonZero(stickers(RectMm(61, 0, 139, 150))), 0);
   EXPECT_EQ(cv::countNonZero(stickers(RectMm(0, 61, 200, 89))), 0);
 
-  constexpr float kMinVotes = 12;  // instances.cpp kMinOutlineVotes
   auto on_sticker = [&](const std::vector<OutlineSeed>& seeds) {
     return std::count_if(seeds.begin(), seeds.end(),
-                         [&](const OutlineSeed& s) { return s.votes >= kMinVotes && Inside(stickers, s.centre_px); });
+                         [&](const OutlineSeed& s) { return s.votes >= kMinOutlineVotes && Inside(stickers, s.centre_px); });
   };
   // The premise: without the exclusion the pattern's edges vote for phantom tokens on the sticker.
   EXPECT_GT(on_sticker(OutlineSeeds(frame_lab, reference_lab, kOutlineRadiusMm)), 0);
