@@ -70,7 +70,8 @@ engine::Result<int> ObserveImages(const ObserveRequest& request,
                         {"visible", std::round(i.visible * 100) / 100},
                         {"stack", i.stack},
                         {"stack_unsure", i.stack_unsure},
-                        {"shadow_mm", std::round(i.shadow_mm * 10) / 10},
+                        {"shadow_mm", std::round(i.shadow_mm * 100) / 100},
+                        {"shadow_ratio", std::round(i.shadow_ratio * 100) / 100},
                         {"wall_mm", std::round(i.wall_mm * 10) / 10},
                         {"wall_expected_mm", std::round(i.wall_expected_mm * 10) / 10}});
       }
