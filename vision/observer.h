@@ -42,6 +42,7 @@ struct ObserverOptions {
   double max_error = 120;            // Lab^2 (weighted mean): a match worse than this is no token of any enrolled
                                      // kind (something else, or too hidden to tell)
   double min_board_ratio = 2;        // a token must fit what is seen this many times better than the empty board
+  double max_fit = 20;               // ... and fit its kind no worse than this many times the kind's typical error
 };
 
 // One token seen on the board, in board millimetres.
