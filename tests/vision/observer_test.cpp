@@ -59,6 +59,21 @@ Rig MakeRig(uint64_t seed) {
   return rig;
 }
 
+// The land regions without pieces or a lost tribe on `board`, largest first.
+std::vector<int> LargestPlainLand(const datasets::SyntheticTable& table, const engine::Board& board) {
+  const cv::Mat labels = calibration::RasterizeLayout(table.layout, 1.0);
+  std::vector<std::pair<int, int>> area;  // (mm², region)
+  for (const engine::Region& r : table.map->regions) {
+    const engine::RegionState& s = board[r.id];
+    if (r.IsWater() || s.mountain || s.lost_tribe) continue;
+    area.emplace_back(cv::countNonZero(labels == r.id), r.id);
+  }
+  std::sort(area.rbegin(), area.rend());
+  std::vector<int> ids;
+  for (const auto& [mm2, id] : area) ids.push_back(id);
+  return ids;
+}
+
 // The cheap pose check keeps its patches as they were taken: checking a frame gives the same the first time and the
 // fifth (cv::phaseCorrelate windows its inputs in place; the kept patches used to fade with every check, so a
 // referee resumed after a crash read later frames differently from one that never stopped).
@@ -259,21 +274,13 @@ TEST(Observer, StacksUnderFaintShadowsAreLowerBounds) {
 // FitGain): matched away, its tokens fitted no kind and were left as foreground no token explains.
 TEST(Observer, ReadsACrowdOfOneColour) {
   Rig rig = MakeRig(5);
-  const engine::Map& map = *rig.table->map;
-  engine::Board board = datasets::SetupBoard(map);
-  cv::Mat labels = calibration::RasterizeLayout(rig.table->layout, 1.0);
-  std::vector<std::pair<int, int>> area;  // (mm², region) of the land regions without pieces
-  for (const engine::Region& r : map.regions) {
-    const engine::RegionState& s = board[r.id];
-    if (r.IsWater() || s.mountain || s.lost_tribe) continue;
-    area.emplace_back(cv::countNonZero(labels == r.id), r.id);
-  }
-  std::sort(area.rbegin(), area.rend());
+  engine::Board board = datasets::SetupBoard(*rig.table->map);
+  const std::vector<int> area = LargestPlainLand(*rig.table, board);
   ASSERT_GE(area.size(), 3u);
   // Touching: with the former gain field (a 16 mm blur, the colour as the brightness) one region was left uncertain.
   constexpr int kTokens = 8;
   for (int k = 0; k < 3; ++k) {
-    engine::RegionState& s = board[area[k].second];
+    engine::RegionState& s = board[area[k]];
     s.owner = 0, s.race = static_cast<int8_t>(engine::Race::kGhouls), s.tokens = kTokens;
   }
   datasets::SceneOptions so;
@@ -284,7 +291,7 @@ TEST(Observer, ReadsACrowdOfOneColour) {
   const Observation o = rig.observer->Observe(datasets::RenderScene(*rig.table, board, so, shot, &scene), "crowd.jpg");
   ASSERT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
   for (int k = 0; k < 3; ++k) {
-    const RegionObservation& r = o.regions[area[k].second];
+    const RegionObservation& r = o.regions[area[k]];
     EXPECT_EQ(r.race, "ghouls") << "region " << r.id;
     EXPECT_EQ(r.tokens, kTokens) << "region " << r.id;
     EXPECT_GE(r.confidence, kUncertainBelow) << "region " << r.id;
@@ -296,16 +303,9 @@ TEST(Observer, ReadsACrowdOfOneColour) {
 // stand-in hero, a gold disc too, well enough to be named one, uncertain.)
 TEST(Observer, AThingOfNoKindLeavesItsRegionUncertain) {
   Rig rig = MakeRig(5);
-  const engine::Map& map = *rig.table->map;
-  const engine::Board board = datasets::SetupBoard(map);
+  const engine::Board board = datasets::SetupBoard(*rig.table->map);
   const cv::Mat labels = calibration::RasterizeLayout(rig.table->layout, 1.0);
-  std::vector<std::pair<int, int>> area;  // (mm², region) of the land regions without pieces
-  for (const engine::Region& r : map.regions) {
-    const engine::RegionState& s = board[r.id];
-    if (r.IsWater() || s.mountain || s.lost_tribe) continue;
-    area.emplace_back(cv::countNonZero(labels == r.id), r.id);
-  }
-  std::sort(area.rbegin(), area.rend());
+  const std::vector<int> area = LargestPlainLand(*rig.table, board);
   ASSERT_GE(area.size(), 4u);
   // A coin (gold, its value in a dark ring), a die (white, its pips), a glass's round foot (clear, a grey rim) and
   // a red bottle cap, each in the middle of one of the four largest such regions, drawn on the table's world.
@@ -315,7 +315,7 @@ TEST(Observer, AThingOfNoKindLeavesItsRegionUncertain) {
   auto at = [&](cv::Point2d p) { return cv::Point(cvRound((p.x - origin.x) * ppm), cvRound((p.y - origin.y) * ppm)); };
   auto mm = [&](double v) { return cvRound(v * ppm); };
   for (int k = 0; k < 4; ++k) {
-    const cv::Moments m = cv::moments(labels == area[k].second, true);
+    const cv::Moments m = cv::moments(labels == area[k], true);
     const cv::Point c = at({m.m10 / m.m00, m.m01 / m.m00});
     if (k == 0) {
       cv::circle(world, c, mm(11), cv::Scalar(40, 170, 215), cv::FILLED, cv::LINE_AA);
@@ -341,7 +341,7 @@ TEST(Observer, AThingOfNoKindLeavesItsRegionUncertain) {
   const Observation o = rig.observer->Observe(datasets::RenderScene(*rig.table, board, so, shot), "things.jpg");
   ASSERT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
   for (int k = 0; k < 4; ++k) {
-    const RegionObservation& r = o.regions[area[k].second];
+    const RegionObservation& r = o.regions[area[k]];
     std::string pieces;
     for (const auto& [piece, n] : r.pieces) pieces += " " + piece + " " + std::to_string(n);
     std::printf("thing %d, region %d: %s%s, confidence %.2f\n", k, r.id, r.race.value_or("no race").c_str(), pieces.c_str(), r.confidence);
