@@ -262,9 +262,10 @@ int RunEnroll(const std::string& setup, const std::string& crops, const std::vec
   }
   std::string off_centre;
   for (const auto& k : report->kinds) {
+    if (k.off_centre_mm <= 0) continue;
     char mm[32];
     std::snprintf(mm, sizeof mm, " (%.1f mm)", k.off_centre_mm);
-    if (k.off_centre_mm > 0) off_centre += " " + k.kind + mm;
+    off_centre += " " + k.kind + mm;
   }
   if (!off_centre.empty()) {
     std::printf("Off-centre, check their photos (one washed out or cluttered, or crops not cut around the token):%s\n",
