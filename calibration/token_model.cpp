@@ -19,7 +19,7 @@ namespace {
 
 // Sensor noise and small misalignment, per channel, Lab^2: the floor under every sample's variance.
 constexpr float kNoiseVar[kChannels] = {12.0f, 8.0f, 8.0f};
-constexpr double kMaxRecentreMm = 4;  // a footprint's middle this far from the crops' centre may not be the token's
+constexpr double kOffCentreMm = 4;  // a footprint's middle this far from the crops' centre is named in the report
 
 struct Photo {
   const EnrollPatch* patch = nullptr;
@@ -309,7 +309,7 @@ engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& pat
   }
   if (by_kind.empty()) return R::Error("no enrollment photos");
   TokenModel model;
-  std::map<std::string, double> off_centre_mm;  // kinds whose footprint's middle was too far off to move to
+  std::map<std::string, double> off_centre_mm;  // kinds whose footprint's middle lies more than kOffCentreMm off
   for (auto& [kind, photos] : by_kind) {
     AlignPhotos(photos, spec);
     // The template's centre is the middle of the token's footprint (the centre of its largest inscribed circle):
@@ -327,7 +327,7 @@ engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& pat
     // and part of its face, whose middle lay 7 mm off; moved there, the crops no longer cleared the token and the
     // template was cut from the token alone), or the crops were cut off the token. The report names such a kind.
     // (Not moving there mended the demo but stalled a referee bench game whose table had such a kind: docs/vision.md.)
-    if (cv::norm(offset) > kMaxRecentreMm * kPpm) off_centre_mm[kind] = cv::norm(offset) / kPpm;
+    if (cv::norm(offset) > kOffCentreMm * kPpm) off_centre_mm[kind] = cv::norm(offset) / kPpm;
     if (cv::norm(offset) > 0.5) {
       for (Photo& p : photos) {
         const double phi = -p.shift * 2 * CV_PI / kAngles;  // the photo's token is the template turned by phi
