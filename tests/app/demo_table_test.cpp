@@ -45,7 +45,10 @@ class DemoTableTest : public testing::SuiteTableTest {
     auto frames = OpenImageFolder(table_->frames);
     auto again = OpenImageFolder(table_->frames);
     if (!session || !frames || !again || later == table_->events.end()) {
-      ADD_FAILURE() << (!session ? session.error() : !frames ? frames.error() : !again ? again.error() : "the demo has no race in decline");
+      ADD_FAILURE() << (!session ? session.error()
+                        : !frames ? frames.error()
+                        : !again  ? again.error()
+                                  : "the demo has no race in decline");
       return nullptr;
     }
     core::Frame frame, shown;
