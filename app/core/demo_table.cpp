@@ -1,5 +1,6 @@
 #include "app/core/demo_table.h"
 
+#include <algorithm>
 #include <fstream>
 
 #include "app/core/setup.h"
@@ -42,7 +43,7 @@ R Load(const fs::path& dir) {
 
 }  // namespace
 
-nlohmann::json TruthCorrections(const engine::ObservedBoard& seen, const engine::ObservedBoard& real) {
+nlohmann::json TruthCorrections(const engine::ObservedBoard& seen, const engine::ObservedBoard& real, const std::vector<int>& confirm) {
   nlohmann::json list = nlohmann::json::array();
   for (int id = 0; id < real.size() && id < seen.size(); ++id) {
     const engine::ObservedRegion& r = real.regions[id];
@@ -50,7 +51,7 @@ nlohmann::json TruthCorrections(const engine::ObservedBoard& seen, const engine:
     const bool same = v.race == r.race && v.decline == r.decline && v.tokens == r.tokens && v.lost_tribe == r.lost_tribe &&
                       v.mountain == r.mountain && v.troll_lair == r.troll_lair && v.fortress == r.fortress &&
                       v.encampments == r.encampments && v.hole == r.hole && v.hero == r.hero && v.dragon == r.dragon;
-    if (same && v.tokens_certain) continue;
+    if (same && v.tokens_certain && std::find(confirm.begin(), confirm.end(), id) == confirm.end()) continue;
     nlohmann::json pieces = {
         {"mountain", r.mountain}, {"troll_lair", r.troll_lair}, {"fortress", r.fortress}, {"encampment", r.encampments}, {"hole", r.hole},
         {"hero", r.hero},         {"dragon", r.dragon}};
@@ -66,7 +67,7 @@ nlohmann::json TruthCorrections(const engine::ObservedBoard& seen, const engine:
 
 std::optional<TableEvent> DemoTable::Answer(const RefereeSession& session, int64_t frame) const {
   if (session.open_question() < 0 || !session.last_seen() || frame < 0 || frame >= static_cast<int64_t>(truth.size())) return std::nullopt;
-  const nlohmann::json list = TruthCorrections(*session.last_seen(), ToObserved(truth[frame]));
+  const nlohmann::json list = TruthCorrections(*session.last_seen(), ToObserved(truth[frame]), session.open_regions());
   if (list.empty()) return std::nullopt;
   TableEvent e;
   e.after_frame = frame;

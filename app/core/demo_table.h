@@ -33,7 +33,8 @@ struct DemoTable {
   std::vector<vision::Observation> truth;  // what really lies on the board, by frame index
 
   // The players' answer to the session's open question after `frame`: one correction of every region the
-  // session reads differently from the frame's truth; none when it reads every region right (or no question is open).
+  // session reads differently from the frame's truth, and of the regions the question names; none when no question
+  // is open, or it reads every region right and names none.
   std::optional<TableEvent> Answer(const RefereeSession& session, int64_t frame) const;
 };
 
@@ -47,8 +48,9 @@ engine::Result<DemoTable> PrepareDemoTable(const engine::Record& script, const s
 // it is not one, or was made for another seed or frame size.
 engine::Result<DemoTable> OpenDemoTable(const std::filesystem::path& dir, uint64_t seed, cv::Size frame);
 
-// The true reading of every region `seen` reads wrong (or reads as a possible stack), as a correction's
-// region list ([] when it reads every region right).
-nlohmann::json TruthCorrections(const engine::ObservedBoard& seen, const engine::ObservedBoard& real);
+// The true reading of every region `seen` reads wrong (or reads as a possible stack), and of every region in
+// `confirm` (those the referee's question names: read right, the players confirm them), as a correction's region
+// list ([] when it reads every region right and there is nothing to confirm).
+nlohmann::json TruthCorrections(const engine::ObservedBoard& seen, const engine::ObservedBoard& real, const std::vector<int>& confirm = {});
 
 }  // namespace swref::core

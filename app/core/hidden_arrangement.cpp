@@ -121,12 +121,102 @@ std::optional<Amendment> Amend(GameTimeline t, const engine::ObservedBoard& seen
   }
   out.regions = moved;
   out.after = t.game();
-  out.text = t.game().players()[owner].name + "'s " + std::string(engine::Info(static_cast<engine::Race>(race)).name) + " at the end of round " +
-             std::to_string(out.round) + ": " + CountsText(moved, counts) + " (the game had " + CountsText(moved, was) + ")";
+  out.text = t.game().players()[owner].name + "'s " + std::string(engine::Info(static_cast<engine::Race>(race)).name) +
+             " at the end of round " + std::to_string(out.round) + ": " + CountsText(moved, counts) + " (the game had " +
+             CountsText(moved, was) + ")";
+  return out;
+}
+
+// Whether `a` sets the count of `owner`'s tokens on `region` outright: its conquest there (made plainly or with the
+// Dragon, without the die), or its redeployment's placement there.
+bool SetsCount(const Action& a, int owner, int region) {
+  if (a.player != owner) return false;
+  if (a.type == ActionType::kConquer)
+    return a.region == region && a.die < 0 && (a.with == engine::With::kNone || a.with == engine::With::kDragon);
+  return a.type == ActionType::kRedeploy && a.with == engine::With::kNone &&
+         std::any_of(a.placement.begin(), a.placement.end(), [&](const engine::Placement& p) { return p.region == region; });
+}
+
+// `owner`'s actions that set the counts of `regions` amended so that each reads as seen; none when an action that
+// set one is further back than `max_undo` actions, it or an action after it stands as a house ruling, or any action
+// taken back is not made again.
+std::optional<Amendment> Recount(GameTimeline t, const engine::ObservedBoard& seen, int owner, int race, const std::vector<int>& regions,
+                                 int max_undo) {
+  const engine::Board final_board = t.game().board();
+  std::vector<Action> undone;  // the last first
+  std::map<int, int> had;      // region -> the count its setting action left
+  std::string what;            // for people, the setting actions found, the last first
+  int round = 0;
+  while (had.size() < regions.size()) {
+    if (static_cast<int>(undone.size()) >= max_undo || t.actions().empty() || t.actions().back().house_ruling) return std::nullopt;
+    Action a = t.actions().back();
+    const engine::Board& after = t.game().board();
+    std::string counts;
+    for (int r : regions) {
+      if (had.count(r) || !SetsCount(a, owner, r)) continue;
+      if (after[r].race != race || after[r].decline) return std::nullopt;  // the count another race set
+      const int amended = after[r].tokens + seen.regions[r].tokens - final_board[r].tokens;
+      if (amended < 1) return std::nullopt;
+      had[r] = after[r].tokens;
+      counts += (counts.empty() ? "" : ", ") + std::to_string(amended) + " in region " + std::to_string(r) + " (the game had " +
+                std::to_string(after[r].tokens) + ")";
+      if (a.type == ActionType::kConquer) a.tokens = amended;
+      for (engine::Placement& p : a.placement)
+        if (p.region == r) p.count = amended;
+    }
+    if (!counts.empty()) {
+      round = t.game().round();
+      const std::string made = a.type == ActionType::kConquer ? "conquest of region " + std::to_string(a.region) : "redeployment";
+      what = made + " in round " + std::to_string(round) + ": " + counts + (what.empty() ? "" : "; " + what);
+    }
+    undone.push_back(a);
+    t.Undo();
+  }
+  Amendment out;
+  out.owner = owner, out.race = race, out.round = round, out.undo = static_cast<int>(undone.size());
+  for (size_t i = undone.size(); i-- > 0;) {
+    out.redo.push_back(undone[i]);
+    if (!t.Apply(undone[i]).verdict.ok()) return std::nullopt;
+  }
+  const engine::Board& board = t.game().board();
+  for (int i = 0; i < seen.size(); ++i) {
+    const bool fit = engine::ReadsAs(board[i], seen.regions[i]);
+    if (!fit && (engine::ReadsAs(final_board[i], seen.regions[i]) || had.count(i))) return std::nullopt;
+  }
+  out.regions = regions;
+  out.after = t.game();
+  out.text = t.game().players()[owner].name + "'s " + what;
   return out;
 }
 
 }  // namespace
+
+std::optional<Amendment> FindMiscount(const GameTimeline& timeline, const engine::ObservedBoard& seen, const std::vector<int>& confirmed,
+                                      int max_undo) {
+  const engine::Game& now = timeline.game();
+  if (now.solo() || seen.size() != static_cast<int>(now.board().size())) return std::nullopt;
+  for (int owner = 0; owner < static_cast<int>(now.players().size()); ++owner) {
+    const int race = now.players()[owner].active;
+    if (race < 0) continue;
+    // The confirmed regions of the race that differ from the game in their count alone, read for certain.
+    std::vector<int> regions;
+    for (int i : confirmed) {
+      if (i < 0 || i >= seen.size()) continue;
+      const engine::RegionState& r = now.board()[i];
+      const engine::ObservedRegion& s = seen.regions[i];
+      if (r.race != race || r.decline || r.tokens == 0 || !ShowsActive(s, race) || engine::ReadsAs(r, s)) continue;
+      engine::RegionState recounted = r;
+      recounted.tokens = static_cast<uint8_t>(s.tokens);
+      if (s.uncertain || !s.tokens_certain || s.tokens < 1 || !engine::ReadsAs(recounted, s)) continue;
+      regions.push_back(i);
+    }
+    std::sort(regions.begin(), regions.end());
+    regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
+    if (regions.empty()) continue;
+    if (auto a = Recount(timeline, seen, owner, race, regions, max_undo)) return a;
+  }
+  return std::nullopt;
+}
 
 std::optional<Amendment> FindHiddenArrangement(const GameTimeline& timeline, const engine::ObservedBoard& seen, int max_undo) {
   const engine::Game& now = timeline.game();

@@ -1,5 +1,5 @@
-// A count arrangement the camera could not see, amended where it was made (docs/referee.md, "Arrangements the
-// camera could not see").
+// Counts the camera got wrong and the referee committed, amended where they were made after the players' correction
+// (docs/referee.md, "Arrangements the camera could not see" and "Counts the camera misread").
 //
 // A stack read as a certain single token (a silent count error of the camera) can hide a player's redeployment:
 // the board then reads as the game has it, the turn ends with the old arrangement, and the game goes on. When the
@@ -41,5 +41,16 @@ struct Amendment {
 // redeployment is read as the turn goes); at most `max_undo` actions taken back before the turn's redeployment
 // (which is taken back too).
 std::optional<Amendment> FindHiddenArrangement(const GameTimeline& timeline, const engine::ObservedBoard& seen, int max_undo = 48);
+
+// A count the camera misread and the referee committed: a conquest read with more (or fewer) tokens than were placed,
+// the same race and side seen since. When the players' correction confirms another count on such a region
+// (`confirmed`: the regions their correction names), the game is taken back to the action that last set the count
+// there (the conquest's `tokens`, or the turn's redeployment there: its player's, made with neither the die nor
+// another race's power), that action is made with the count changed by the difference, and every action taken
+// back is made again. An amendment only when each of them is legal again, none stood as a house ruling, and the
+// confirmed regions then read as seen without any other region reading worse. Standard games only; one player's
+// active race at a time (the first whose counts differ on confirmed regions and can be amended).
+std::optional<Amendment> FindMiscount(const GameTimeline& timeline, const engine::ObservedBoard& seen, const std::vector<int>& confirmed,
+                                      int max_undo = 48);
 
 }  // namespace swref::core

@@ -130,7 +130,7 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       if (!a) return Written(a.error(), &out), out;
       out.push_back({NoticeKind::kAnswered, -1, "option " + std::to_string(event.option) + " chosen", *a});
       const engine::Reading chosen = question_options_[event.option];
-      open_question_ = -1, open_text_.clear(), question_options_.clear();
+      open_question_ = -1, open_text_.clear(), question_options_.clear(), question_regions_.clear();
       if (last_seen_) CommitObservation(*last_seen_, -1, "", &out);
       CommitReading(chosen, chosen.actions.size(), -1, &out);
       ApplyDeferred(&out);
@@ -155,13 +155,19 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       if (open_question_ >= 0) {
         auto a = journal_.AppendAnswer(open_question_, {{"correct", event.body}}, true);
         if (!a) return Written(a.error(), &out), out;
-        out.push_back({NoticeKind::kAnswered, -1, "the reading of region" + std::string(event.corrections.size() > 1 ? "s " : " ") + regions + " corrected", *a});
-        open_question_ = -1, open_text_.clear(), question_options_.clear();
+        out.push_back({NoticeKind::kAnswered, -1,
+                       "the reading of region" + std::string(event.corrections.size() > 1 ? "s " : " ") + regions + " corrected", *a});
+        open_question_ = -1, open_text_.clear(), question_options_.clear(), question_regions_.clear();
       } else if (!record_event()) {
         return out;
       }
-      if (open_flag_ < 0 && !AmendHiddenArrangement(&out)) return out;
-      const engine::ExplainKind corrected_kind = open_flag_ >= 0 ? engine::Explain(game(), *last_seen_, Context(false)).kind : engine::ExplainKind::kIllegal;
+      if (open_flag_ < 0) {
+        std::vector<int> named;
+        for (const nlohmann::json& c : event.corrections) named.push_back(c["region"].get<int>());
+        if (!AmendHiddenArrangement(&out) || !AmendMiscount(named, &out)) return out;
+      }
+      const engine::ExplainKind corrected_kind =
+          open_flag_ >= 0 ? engine::Explain(game(), *last_seen_, Context(false)).kind : engine::ExplainKind::kIllegal;
       if (corrected_kind == engine::ExplainKind::kExplained) {
         // The flag was raised on a misreading: read right, the board is what legal actions leave. The attempt as
         // read does not stand (it is resolved as not made) and the corrected board is judged anew below. (Read right
@@ -198,19 +204,39 @@ bool RefereeSession::AmendHiddenArrangement(std::vector<Notice>* out) {
   if (!amendment || engine::Explain(game(), *last_seen_, Context(false)).kind != engine::ExplainKind::kQuestion) return true;
   const engine::ExplainKind amended = engine::Explain(*amendment->after, *last_seen_, Context(false)).kind;
   if (amended == engine::ExplainKind::kQuestion || amended == engine::ExplainKind::kIllegal) return true;
-  // The owner's turn and the actions after it are taken out, then made again with the amended redeployment, in one
-  // write (a failed one changes nothing).
-  const std::string why = "amended: " + amendment->text + ", an arrangement the camera could not see (the players' correction)";
-  auto seq = journal_.AppendAmendment(amendment->undo, amendment->redo, why);
+  return CommitAmendment(*amendment, "amended: " + amendment->text + ", an arrangement the camera could not see (the players' correction)",
+                         "the camera could not see " + amendment->text, out);
+}
+
+bool RefereeSession::AmendMiscount(const std::vector<int>& confirmed, std::vector<Notice>* out) {
+  if (!last_seen_ || game().solo()) return true;
+  // Only a board the rules cannot settle as it is (a question, or a flag the miscount raises), and that the amended
+  // game reads without a question (a flag it raises then has the right numbers).
+  const engine::ExplainKind now = engine::Explain(game(), *last_seen_, Context(false)).kind;
+  if (now != engine::ExplainKind::kQuestion && now != engine::ExplainKind::kIllegal) return true;
+  const std::optional<Amendment> amendment = FindMiscount(journal_.timeline(), *last_seen_, confirmed);
+  if (!amendment || engine::Explain(*amendment->after, *last_seen_, Context(false)).kind == engine::ExplainKind::kQuestion) return true;
+  return CommitAmendment(*amendment, "amended: " + amendment->text + ", a count the camera misread (the players' correction)",
+                         "the camera misread " + amendment->text, out);
+}
+
+bool RefereeSession::CommitAmendment(const Amendment& amendment, const std::string& why, const std::string& text,
+                                     std::vector<Notice>* out) {
+  // The actions are taken out, then made again amended, in one write (a failed one changes nothing).
+  auto seq = journal_.AppendAmendment(amendment.undo, amendment.redo, why);
   if (!seq) return Written(seq.error(), out);
   // The turns it ended again are told again (the coins notice's `turn` says which).
-  const auto ends = static_cast<size_t>(std::count_if(amendment->redo.begin(), amendment->redo.end(),
+  const auto ends = static_cast<size_t>(std::count_if(amendment.redo.begin(), amendment.redo.end(),
                                                       [](const engine::Action& a) { return a.type == engine::ActionType::kEndTurn; }));
   coins_told_ = std::min(coins_told_, game().scores().size() - std::min(game().scores().size(), ends));
   committed_seen_ = engine::ObserveBoard(game().board());
-  Notice n{NoticeKind::kCommitted, -1, "the camera could not see " + amendment->text + "; " + std::to_string(amendment->undo) +
-                                           (amendment->undo == 1 ? " action" : " actions") + " taken out and made again with it", *seq};
-  n.data = {{"amended", {{"player", players()[amendment->owner]}, {"round", amendment->round}, {"regions", amendment->regions}, {"undone", amendment->undo}}}};
+  Notice n{
+      NoticeKind::kCommitted, -1,
+      text + "; " + std::to_string(amendment.undo) + (amendment.undo == 1 ? " action" : " actions") + " taken out and made again with it",
+      *seq};
+  n.data = {
+      {"amended",
+       {{"player", players()[amendment.owner]}, {"round", amendment.round}, {"regions", amendment.regions}, {"undone", amendment.undo}}}};
   out->push_back(n);
   TellCoins(out);
   return true;

@@ -213,6 +213,7 @@ std::string RefereeSession::Restore(const std::map<int64_t, cv::Mat>& frames) {
   open_text_ = std::move(st.open_text);
   deferred_.assign(st.deferred.begin(), st.deferred.end());
   question_options_ = std::move(st.options);
+  question_regions_ = std::move(st.question_regions);
   return "";
 }
 
@@ -228,6 +229,7 @@ SessionState RefereeSession::SaveState() const {
   st.die = die_, st.die_player = die_player_, st.open_flag = open_flag_, st.open_question = open_question_, st.flag_region = flag_region_, st.open_text = open_text_;
   st.deferred.assign(deferred_.begin(), deferred_.end());
   st.options = question_options_;
+  st.question_regions = question_regions_;
   return st;
 }
 
@@ -483,7 +485,7 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
     auto a = journal_.Append(EntryKind::kAnswer, {{"question", open_question_}, {"answer", {{"by", "board"}}}, {"corrected", false}});
     if (!a) return void(Written(a.error(), out));
     out->push_back({NoticeKind::kAnswered, frame, "the board settled the question", *a});
-    open_question_ = -1, open_text_.clear(), question_options_.clear();
+    open_question_ = -1, open_text_.clear(), question_options_.clear(), question_regions_.clear();
   }
   switch (e.kind) {
     case engine::ExplainKind::kNoChange:
@@ -520,6 +522,7 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
       open_question_ = *q;
       open_text_ = e.text;
       question_options_ = e.options;
+      question_regions_ = e.regions;
       Notice n{NoticeKind::kQuestion, frame, e.text, *q};
       n.data = {{"options", options}, {"regions", e.regions}};
       if (frame >= 0) n.ms = MsSince(frame_time_);

@@ -38,6 +38,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/core/frame_source.h"
+#include "app/core/hidden_arrangement.h"
 #include "app/core/journal.h"
 #include "app/core/referee_state.h"
 #include "app/core/table_events.h"
@@ -119,10 +120,11 @@ class RefereeSession {
   const engine::Game& game() const { return journal_.game(); }
   const Journal& journal() const { return journal_; }
   const std::vector<std::string>& players() const { return journal_.players(); }
-  int open_flag() const { return open_flag_; }           // its journal seq, or -1
-  int open_question() const { return open_question_; }   // its journal seq, or -1
-  int flag_region() const { return flag_region_; }       // the open flag's region, or -1
-  const std::string& open_text() const { return open_text_; }  // the open flag's or question's sentence
+  int open_flag() const { return open_flag_; }                                // its journal seq, or -1
+  int open_question() const { return open_question_; }                        // its journal seq, or -1
+  const std::vector<int>& open_regions() const { return question_regions_; }  // the regions the open question names
+  int flag_region() const { return flag_region_; }                            // the open flag's region, or -1
+  const std::string& open_text() const { return open_text_; }                 // the open flag's or question's sentence
   const vision::Observation& last_observation() const { return last_observation_; }
   // The board as last judged: the last observation with the players' corrections.
   const std::optional<engine::ObservedBoard>& last_seen() const { return last_seen_; }
@@ -152,6 +154,11 @@ class RefereeSession {
   // After the players' correction: a count arrangement the camera could not see, amended where it was made
   // (hidden_arrangement.h). False when a write failed.
   bool AmendHiddenArrangement(std::vector<Notice>* out);
+  // After the players' correction: a count the camera misread earlier, amended where it was committed (the
+  // correction's regions, hidden_arrangement.h: FindMiscount). False when a write failed.
+  bool AmendMiscount(const std::vector<int>& confirmed, std::vector<Notice>* out);
+  // Writes `amendment` (the journal's reason `why`) and tells it (`text`, then how many actions it took out).
+  bool CommitAmendment(const Amendment& amendment, const std::string& why, const std::string& text, std::vector<Notice>* out);
   engine::ExplainContext Context(bool turn_ending) const;
   bool Flaggable(engine::ActionType type) const;  // an action the rules refuse that is flagged, not asked about
 
@@ -177,7 +184,8 @@ class RefereeSession {
   std::deque<TableEvent> deferred_;                   // told actions waiting for an open question to be settled
   std::string open_text_;
   std::vector<engine::Reading> question_options_;
-  int64_t observed_frame_ = -1;                      // the frame last observed in full, and its name
+  std::vector<int> question_regions_;  // the regions the open question names
+  int64_t observed_frame_ = -1;        // the frame last observed in full, and its name
   std::string observed_image_;
   std::chrono::steady_clock::time_point frame_time_;
   int64_t frames_seen_ = 0, frames_observed_ = 0;

@@ -141,7 +141,8 @@ json ToJson(const SessionState& s, const std::vector<std::string>& players) {
           {"flag_region", s.flag_region},
           {"open_text", s.open_text},
           {"deferred", deferred},
-          {"options", options}};
+          {"options", options},
+          {"question_regions", s.question_regions}};
 }
 
 engine::Result<SessionState> ParseSessionState(const json& doc, const StateContext& context, const std::string& where) {
@@ -196,6 +197,15 @@ engine::Result<SessionState> ParseSessionState(const json& doc, const StateConte
       s.deferred.push_back(std::move(*e));
   }
   ReadOptions(r, context, &s);
+  // The regions the open question names (written since this field was added; an older point's question names none).
+  const json* named = doc.is_object() && doc.contains("question_regions") ? r.Array("question_regions", kMaxList) : nullptr;
+  for (size_t i = 0; named && i < named->size() && r.ok(); ++i) {
+    const json& v = (*named)[i];
+    if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= regions)
+      r.Fail(r.Place("question_regions") + "[" + std::to_string(i) + "]: expected a region from 0 to " + std::to_string(regions - 1));
+    else
+      s.question_regions.push_back(v.get<int>());
+  }
   if (!r.ok()) return engine::Result<SessionState>::Error(r.error);
   return s;
 }

@@ -47,6 +47,7 @@ struct SessionState {
   std::string open_text;
   std::vector<TableEvent> deferred;      // told actions waiting for the board to be settled
   std::vector<engine::Reading> options;  // the open question's readings (actions and die_used are kept)
+  std::vector<int> question_regions;     // the regions the open question names
 };
 
 // What a state must fit: the map's regions, the players, and the journal it resumes (its entries' kinds and the

@@ -77,7 +77,7 @@ void TruthPlayers::OnNotice(const Notice& notice, const std::function<void(const
     asked = false;
     const int64_t frame = session_.last_observed_frame();  // the players look at the board the referee read
     if (frame < 0 || frame >= static_cast<int64_t>(truth_.size())) break;
-    const nlohmann::json list = TruthCorrections(*session_.last_seen(), ToObserved(truth_[frame]));
+    const nlohmann::json list = TruthCorrections(*session_.last_seen(), ToObserved(truth_[frame]), session_.open_regions());
     if (list.empty()) break;
     TableEvent e;
     e.after_frame = frame;

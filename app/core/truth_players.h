@@ -1,8 +1,9 @@
 // Players who answer the referee's questions by looking at the table: on a synthetic game, the frames' exact
 // truth (truth.jsonl, datasets/game_frames.h). `swref demo`, `swref bench referee` and `swref referee --truth`
 // use them to follow a whole game from its frames without people at the table: when the referee asks, they correct
-// every region it reads wrong in the frame it last observed, in one correction (and again, at most 3 times, when
-// the corrected board raises a new question). A question a correction cannot settle stays open, as at a real table.
+// every region it reads wrong in the frame it last observed and confirm the regions the question names, in one
+// correction (and again, at most 3 times, when the corrected board raises a new question). A question a correction
+// cannot settle stays open, as at a real table.
 // A flag is looked at the same way: raised on a misreading, the players' correction withdraws it (referee_session.h).
 // When an action they tell waits for a flagged conquest that the board they were last read from shows taken back,
 // they say "taken back" (the alert's button), as players do when the camera has not read the region back exactly

@@ -10,6 +10,7 @@
 #include "app/core/board_overlay.h"
 #include "app/core/demo_table.h"
 #include "app/core/referee_run.h"
+#include "app/core/referee_state.h"
 #include "app/core/truth_players.h"
 #include "engine/observed.h"
 #include "tests/app/journal_fixture.h"
@@ -174,8 +175,22 @@ TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
     ASSERT_EQ(waiting.size(), 1u);
     EXPECT_EQ(waiting[0].kind, NoticeKind::kPending);
   }
+  // The question names its regions, and a resume point keeps them (the players confirm them in their answer).
+  ASSERT_FALSE(session->open_regions().empty());
+  StateContext context;
+  context.regions = session->game().map().size();
+  context.players = session->players();
+  for (int k = 0; k < session->journal().size(); ++k) context.kinds.push_back(session->journal().kind(k));
+  context.scores = session->game().scores().size();
+  auto kept = ParseSessionState(ToJson(session->SaveState(), session->players()), context, "point");
+  ASSERT_TRUE(kept) << kept.error();
+  EXPECT_EQ(kept->question_regions, session->open_regions());
   const auto answer = table_->Answer(*session, truth_frame);
   ASSERT_TRUE(answer.has_value());
+  for (int region : session->open_regions())
+    EXPECT_TRUE(
+        std::any_of(answer->corrections.begin(), answer->corrections.end(), [&](const nlohmann::json& c) { return c["region"] == region; }))
+        << "region " << region << " is named by the question, so the players' answer confirms it";
   const std::vector<Notice> after = session->OnEvent(*answer);
   // The pick is committed; the end of turn then follows it (committed, or refused with its reason).
   int picks = 0, ends = 0;

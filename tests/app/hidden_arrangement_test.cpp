@@ -43,6 +43,29 @@ engine::ObservedBoard Moved(const engine::Game& game, const Swap& s, int to_extr
   return seen;
 }
 
+// A random game: its record's header (without actions), its actions, and the timeline at its start (none, and
+// `error`, when the game or the timeline could not be made).
+struct Played {
+  engine::Record header;
+  std::vector<engine::Action> actions;
+  std::optional<GameTimeline> start;
+  std::string error;
+};
+
+Played PlayRandom(const char* key, uint64_t seed) {
+  Played out;
+  auto map = engine::BuiltinMap(key);
+  auto played = map.ok() ? engine::PlayRandomGame(*map, seed) : engine::Result<engine::RandomGame>::Error(map.error());
+  if (!played.ok()) return out.error = played.error(), out;
+  out.header = played->record;
+  out.actions = std::move(out.header.actions);
+  out.header.actions.clear();
+  auto t = GameTimeline::Start(out.header, ".");
+  if (!t.ok()) return out.error = t.error(), out;
+  out.start = std::move(*t);
+  return out;
+}
+
 bool SameBoard(const engine::Game& a, const engine::Game& b) {
   return engine::ObserveBoard(a.board()).regions == engine::ObserveBoard(b.board()).regions;
 }
@@ -129,16 +152,11 @@ TEST(HiddenArrangement, AmendsTheTurnThatLeftTheTokensAsSeen) {
 }
 
 TEST(HiddenArrangement, NeverTheCurrentPlayersOwnRace) {
-  auto map = engine::BuiltinMap("2p");
-  ASSERT_TRUE(map.ok());
-  auto played = engine::PlayRandomGame(*map, 5);
-  ASSERT_TRUE(played.ok());
-  engine::Record header = played->record;
-  header.actions.clear();
-  auto timeline = GameTimeline::Start(header, ".");
-  ASSERT_TRUE(timeline.ok());
+  Played played = PlayRandom("2p", 5);
+  ASSERT_TRUE(played.start) << played.error;
+  std::optional<GameTimeline>& timeline = played.start;
   int checked = 0;
-  for (const engine::Action& action : played->record.actions) {
+  for (const engine::Action& action : played.actions) {
     timeline->Apply(action);
     const engine::Game& g = timeline->game();
     if (g.finished()) break;
@@ -158,6 +176,105 @@ TEST(HiddenArrangement, NeverTheCurrentPlayersOwnRace) {
     ++checked;
   }
   EXPECT_GT(checked, 10);
+}
+
+}  // namespace
+}  // namespace swref::core
+
+namespace swref::core {
+namespace {
+
+// The referee's game when the camera read a conquest with `extra` tokens more than were placed: the conquest at
+// `step` made so, then the actions after it up to `until`; none when one of them is no longer legal.
+std::optional<GameTimeline> Misread(const engine::Record& header, const std::vector<engine::Action>& actions, size_t step, size_t until,
+                                    int count) {
+  auto t = GameTimeline::Start(header, ".");
+  if (!t.ok()) return std::nullopt;
+  for (size_t i = 0; i <= until; ++i) {
+    engine::Action a = actions[i];
+    if (i == step) a.tokens = count;
+    if (!t->Apply(a).verdict.ok()) return std::nullopt;
+  }
+  return std::move(*t);
+}
+
+TEST(Miscount, AmendsTheConquestTheCameraMiscounted) {
+  int tried = 0, found = 0, redone = 0;
+  for (const char* key : {"2p", "3p", "4p"}) {
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+      Played played = PlayRandom(key, seed);
+      ASSERT_TRUE(played.start) << played.error;
+      const engine::Record& header = played.header;
+      const std::vector<engine::Action>& actions = played.actions;
+      std::optional<GameTimeline>& truth = played.start;
+      for (size_t k = 0; k < actions.size(); ++k) {
+        truth->Apply(actions[k]);
+        const engine::Action& a = actions[k];
+        if (a.type != engine::ActionType::kConquer || a.die >= 0 || a.with != engine::With::kNone) continue;
+        // The camera read 2 more tokens (or 1 fewer) than the conquest placed; the players see the truth up to 3
+        // conquests later, before the turn's redeployment, the region still the race's with the count it left.
+        const int placed = truth->game().board()[a.region].tokens;
+        GameTimeline later = *truth;
+        size_t until = k;
+        while (until + 1 < actions.size() && until < k + 3 && actions[until + 1].type == engine::ActionType::kConquer)
+          later.Apply(actions[++until]);
+        const engine::RegionState& now = later.game().board()[a.region];
+        if (now.owner != a.player || now.decline || now.tokens != placed || later.game().finished()) continue;
+        for (int count : {placed + 2, placed - 1}) {
+          if (count < 1) continue;
+          const auto referee = Misread(header, actions, k, until, count);
+          if (!referee) continue;  // the misread conquest, or one after it, is refused: the referee would have asked
+          ++tried;
+          const engine::ObservedBoard seen = engine::ObserveBoard(later.game().board());
+          SCOPED_TRACE(std::string(key) + " seed " + std::to_string(seed) + " action " + std::to_string(k) + ": read " +
+                       std::to_string(count) + " for " + std::to_string(placed));
+          // Only a region the players confirmed is amended.
+          std::vector<int> others;
+          for (int i = 0; i < seen.size(); ++i)
+            if (i != a.region) others.push_back(i);
+          EXPECT_FALSE(FindMiscount(*referee, seen, others));
+          const auto m = FindMiscount(*referee, seen, {a.region});
+          if (!m) continue;
+          ++found;
+          EXPECT_EQ(m->owner, a.player);
+          EXPECT_EQ(m->regions, std::vector<int>{a.region});
+          EXPECT_EQ(m->undo, static_cast<int>(until - k + 1));
+          ASSERT_FALSE(m->redo.empty());
+          EXPECT_EQ(m->redo[0].tokens, placed);
+          // The amended game is the true one.
+          EXPECT_TRUE(SameBoard(*m->after, later.game()));
+          EXPECT_EQ(m->after->HandOf(a.player), later.game().HandOf(a.player));
+          redone += m->undo > 1;
+        }
+      }
+    }
+  }
+  // Every misread conquest whose game went on legally is amended back to the true game (59 of 59 when written).
+  EXPECT_GE(tried, 50);
+  EXPECT_EQ(found, tried);
+  EXPECT_GT(redone, 0);
+}
+
+TEST(Miscount, NothingToAmendWhenTheCountsAgree) {
+  Played played = PlayRandom("3p", 2);
+  ASSERT_TRUE(played.start) << played.error;
+  std::optional<GameTimeline>& timeline = played.start;
+  std::vector<int> all;
+  for (size_t k = 0; k < 40 && k < played.actions.size(); ++k) timeline->Apply(played.actions[k]);
+  const engine::ObservedBoard seen = engine::ObserveBoard(timeline->game().board());
+  for (int i = 0; i < seen.size(); ++i) all.push_back(i);
+  EXPECT_FALSE(FindMiscount(*timeline, seen, all));
+  // A count read as a lower bound, or an uncertain reading, is no count the players confirmed.
+  for (int i = 0; i < seen.size(); ++i) {
+    if (seen.regions[i].tokens < 2 || seen.regions[i].decline) continue;
+    engine::ObservedBoard bound = seen;
+    bound.regions[i].tokens -= 1;
+    bound.regions[i].tokens_certain = false;
+    EXPECT_FALSE(FindMiscount(*timeline, bound, {i}));
+    bound.regions[i].tokens_certain = true;
+    bound.regions[i].uncertain = true;
+    EXPECT_FALSE(FindMiscount(*timeline, bound, {i}));
+  }
 }
 
 }  // namespace
