@@ -13,26 +13,42 @@ using engine::ActionType;
 
 bool ShowsActive(const engine::ObservedRegion& seen, int race) { return seen.race && static_cast<int>(*seen.race) == race && !seen.decline; }
 
-// The regions where `seen` shares the active `race`'s tokens differently from `board`, or none when the difference
-// is not a pure rearrangement: the same regions held, each differing only in a count read for certain, the same
-// number of tokens on them in all (at least 2 regions).
-std::vector<int> Rearranged(const engine::Board& board, const engine::ObservedBoard& seen, int race) {
+// How `seen` shares the active `race`'s tokens differently from `board`: the regions whose count differs (`moved`,
+// each differing only in a count read for certain) and those the player whose turn it is has just taken (`lost`:
+// the attack the question or flag is about, their count unseen). None when the difference is not a rearrangement:
+// the same regions held (or just taken), and the same number of tokens on them in all (at least 2 regions moved),
+// or, with one region just taken, any number (its count before the attack then differs by what the others gained).
+struct Shared {
   std::vector<int> moved;
+  std::vector<int> lost;
+  int lost_change = 0;  // on the one region lost: the tokens the rearrangement took from it (< 0) or gave it
+};
+
+std::optional<Shared> Rearranged(const engine::Game& game, const engine::ObservedBoard& seen, int race) {
+  const engine::Board& board = game.board();
+  const int attacker = game.players()[game.current_player()].active;
+  Shared out;
   int before = 0, after = 0;
   for (int i = 0; i < seen.size(); ++i) {
     const engine::RegionState& r = board[i];
     const engine::ObservedRegion& s = seen.regions[i];
     const bool held = r.race == race && !r.decline && r.tokens > 0;
-    if (held != ShowsActive(s, race)) return {};
+    if (held && attacker >= 0 && ShowsActive(s, attacker)) {
+      out.lost.push_back(i);
+      continue;
+    }
+    if (held != ShowsActive(s, race)) return std::nullopt;
     if (!held || engine::ReadsAs(r, s)) continue;
     engine::RegionState recounted = r;
     recounted.tokens = static_cast<uint8_t>(s.tokens);
-    if (s.uncertain || !s.tokens_certain || s.tokens < 1 || !engine::ReadsAs(recounted, s)) return {};  // not the count alone
-    moved.push_back(i);
+    if (s.uncertain || !s.tokens_certain || s.tokens < 1 || !engine::ReadsAs(recounted, s)) return std::nullopt;  // not the count alone
+    out.moved.push_back(i);
     before += r.tokens, after += s.tokens;
   }
-  if (moved.size() < 2 || before != after) return {};
-  return moved;
+  if (out.lost.empty() ? out.moved.size() < 2 || before != after : out.moved.empty() || (before != after && out.lost.size() != 1))
+    return std::nullopt;
+  if (!out.lost.empty() && before != after) out.lost_change = before - after;
+  return out;
 }
 
 std::string CountsText(const std::vector<int>& regions, const std::map<int, int>& counts) {
@@ -49,8 +65,9 @@ bool IsWithdrawalOrGhouls(const Action& a, int owner) {
 // The owner's last turn amended so that the race's tokens lie as `seen` shows them on `moved`; none when that turn
 // is further back than `max_undo` actions, it or an action after it stands as a house ruling, or any action after it
 // is not taken again.
-std::optional<Amendment> Amend(GameTimeline t, const engine::ObservedBoard& seen, int owner, int race, const std::vector<int>& moved,
+std::optional<Amendment> Amend(GameTimeline t, const engine::ObservedBoard& seen, int owner, int race, const Shared& shared,
                                int max_undo) {
+  const std::vector<int>& moved = shared.moved;
   const engine::Board final_board = t.game().board();
   std::vector<Action> undone;  // the last first, down to the owner's end of turn
   auto take_back = [&](std::vector<Action>* into) {
@@ -96,11 +113,14 @@ std::optional<Amendment> Amend(GameTimeline t, const engine::ObservedBoard& seen
   }
   out.undo = static_cast<int>(undone.size() + between.size()) + (had_redeploy ? 1 : 0);
   std::map<int, int> was;
-  for (int r : moved) {
+  std::vector<int> changed = moved;  // the regions whose counts the amendment changes
+  if (shared.lost_change != 0) changed.push_back(shared.lost[0]);
+  std::sort(changed.begin(), changed.end());
+  for (int r : changed) {
     auto it = counts.find(r);
     if (it == counts.end()) return std::nullopt;
     was[r] = it->second;
-    it->second += seen.regions[r].tokens - final_board[r].tokens;
+    it->second += std::count(moved.begin(), moved.end(), r) ? seen.regions[r].tokens - final_board[r].tokens : shared.lost_change;
     if (it->second < 1) return std::nullopt;
   }
   redeploy.placement.clear();
@@ -119,11 +139,11 @@ std::optional<Amendment> Amend(GameTimeline t, const engine::ObservedBoard& seen
     const bool fit = engine::ReadsAs(board[i], seen.regions[i]);
     if (!fit && (engine::ReadsAs(final_board[i], seen.regions[i]) || std::count(moved.begin(), moved.end(), i))) return std::nullopt;
   }
-  out.regions = moved;
+  out.regions = changed;
   out.after = t.game();
   out.text = t.game().players()[owner].name + "'s " + std::string(engine::Info(static_cast<engine::Race>(race)).name) +
-             " at the end of round " + std::to_string(out.round) + ": " + CountsText(moved, counts) + " (the game had " +
-             CountsText(moved, was) + ")";
+             " at the end of round " + std::to_string(out.round) + ": " + CountsText(changed, counts) + " (the game had " +
+             CountsText(changed, was) + ")";
   return out;
 }
 
@@ -224,9 +244,9 @@ std::optional<Amendment> FindHiddenArrangement(const GameTimeline& timeline, con
   for (int owner = 0; owner < static_cast<int>(now.players().size()); ++owner) {
     const int race = now.players()[owner].active;
     if (race < 0 || owner == now.current_player()) continue;
-    const std::vector<int> moved = Rearranged(now.board(), seen, race);
-    if (moved.empty()) continue;
-    if (auto a = Amend(timeline, seen, owner, race, moved, max_undo)) return a;
+    const std::optional<Shared> shared = Rearranged(now, seen, race);
+    if (!shared) continue;
+    if (auto a = Amend(timeline, seen, owner, race, *shared, max_undo)) return a;
   }
   return std::nullopt;
 }

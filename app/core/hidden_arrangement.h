@@ -5,7 +5,10 @@
 // the board then reads as the game has it, the turn ends with the old arrangement, and the game goes on. When the
 // players later correct the reading, the board shows the same race on the same regions with the same number of
 // tokens, only shared differently: no action of the turn being played makes that (another player's regions change
-// only by a conquest or a withdrawal), and the question could never be settled.
+// only by a conquest or a withdrawal), and the question could never be settled. Or the player whose turn it is has
+// just attacked one of those regions: then its count before the attack is not seen, and it is what the other
+// regions' gains leave (the attack flagged for too few tokens against the defenders the game had, where the table
+// had fewer).
 //
 // FindHiddenArrangement finds the turn it came from: the owner's last turn is taken back to before its end (and
 // its redeployment, if it had one, with the defenders' withdrawals and the in-decline Ghouls' placement that came

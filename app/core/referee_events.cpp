@@ -161,11 +161,11 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       } else if (!record_event()) {
         return out;
       }
-      if (open_flag_ < 0) {
-        std::vector<int> named;
-        for (const nlohmann::json& c : event.corrections) named.push_back(c["region"].get<int>());
-        if (!AmendHiddenArrangement(&out) || !AmendMiscount(named, &out)) return out;
-      }
+      // Counts the camera got wrong earlier, amended where they were made (with a flag open too: the flag may rest on
+      // one, and is then withdrawn below).
+      std::vector<int> named;
+      for (const nlohmann::json& c : event.corrections) named.push_back(c["region"].get<int>());
+      if (!AmendHiddenArrangement(&out) || !AmendMiscount(named, &out)) return out;
       const engine::ExplainKind corrected_kind =
           open_flag_ >= 0 ? engine::Explain(game(), *last_seen_, Context(false)).kind : engine::ExplainKind::kIllegal;
       if (corrected_kind == engine::ExplainKind::kExplained) {
@@ -199,9 +199,11 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
 
 bool RefereeSession::AmendHiddenArrangement(std::vector<Notice>* out) {
   if (!last_seen_ || game().solo()) return true;
-  // Only a board the rules cannot settle as it is, and that the amended game reads without a question or a flag.
+  // Only a board the rules cannot settle as it is (a question, or a flag the arrangement raises), and that the
+  // amended game reads without a question or a flag.
   const std::optional<Amendment> amendment = FindHiddenArrangement(journal_.timeline(), *last_seen_);
-  if (!amendment || engine::Explain(game(), *last_seen_, Context(false)).kind != engine::ExplainKind::kQuestion) return true;
+  const engine::ExplainKind now = amendment ? engine::Explain(game(), *last_seen_, Context(false)).kind : engine::ExplainKind::kNoChange;
+  if (now != engine::ExplainKind::kQuestion && now != engine::ExplainKind::kIllegal) return true;
   const engine::ExplainKind amended = engine::Explain(*amendment->after, *last_seen_, Context(false)).kind;
   if (amended == engine::ExplainKind::kQuestion || amended == engine::ExplainKind::kIllegal) return true;
   return CommitAmendment(*amendment, "amended: " + amendment->text + ", an arrangement the camera could not see (the players' correction)",
@@ -211,11 +213,13 @@ bool RefereeSession::AmendHiddenArrangement(std::vector<Notice>* out) {
 bool RefereeSession::AmendMiscount(const std::vector<int>& confirmed, std::vector<Notice>* out) {
   if (!last_seen_ || game().solo()) return true;
   // Only a board the rules cannot settle as it is (a question, or a flag the miscount raises), and that the amended
-  // game reads without a question (a flag it raises then has the right numbers).
+  // game reads without a question (a flag it raises then has the right numbers; with a flag open, without a flag).
   const engine::ExplainKind now = engine::Explain(game(), *last_seen_, Context(false)).kind;
   if (now != engine::ExplainKind::kQuestion && now != engine::ExplainKind::kIllegal) return true;
   const std::optional<Amendment> amendment = FindMiscount(journal_.timeline(), *last_seen_, confirmed);
-  if (!amendment || engine::Explain(*amendment->after, *last_seen_, Context(false)).kind == engine::ExplainKind::kQuestion) return true;
+  const engine::ExplainKind amended = amendment ? engine::Explain(*amendment->after, *last_seen_, Context(false)).kind : engine::ExplainKind::kQuestion;
+  // With a flag open, only an amendment under which the board breaks no rule (the flag is then withdrawn).
+  if (amended == engine::ExplainKind::kQuestion || (open_flag_ >= 0 && amended != engine::ExplainKind::kExplained)) return true;
   return CommitAmendment(*amendment, "amended: " + amendment->text + ", a count the camera misread (the players' correction)",
                          "the camera misread " + amendment->text, out);
 }

@@ -77,15 +77,20 @@ void TruthPlayers::OnNotice(const Notice& notice, const std::function<void(const
     asked = false;
     const int64_t frame = session_.last_observed_frame();  // the players look at the board the referee read
     if (frame < 0 || frame >= static_cast<int64_t>(truth_.size())) break;
-    const nlohmann::json list = TruthCorrections(*session_.last_seen(), ToObserved(truth_[frame]), session_.open_regions());
+    // They confirm what the referee asks about: the question's regions, the flagged region.
+    std::vector<int> confirm = session_.open_regions();
+    if (session_.open_flag() >= 0 && session_.flag_region() >= 0) confirm.push_back(session_.flag_region());
+    const engine::ObservedBoard real = ToObserved(truth_[frame]);
+    const size_t wrong = TruthCorrections(*session_.last_seen(), real).size();
+    const nlohmann::json list = TruthCorrections(*session_.last_seen(), real, confirm);
     if (list.empty()) break;
     TableEvent e;
     e.after_frame = frame;
     e.type = EventType::kCorrect;
     e.body = {{"do", "correct"}, {"regions", list}};
     e.corrections.assign(list.begin(), list.end());
-    corrected_ += static_cast<int>(list.size());
-    ++questions_;
+    corrected_ += static_cast<int>(wrong);
+    if (wrong > 0 || session_.open_question() >= 0) ++questions_;
     for (const Notice& m : session_.OnEvent(e)) {
       if (next) next(m);
       Remember(m);

@@ -4,7 +4,8 @@
 // every region it reads wrong in the frame it last observed and confirm the regions the question names, in one
 // correction (and again, at most 3 times, when the corrected board raises a new question). A question a correction
 // cannot settle stays open, as at a real table.
-// A flag is looked at the same way: raised on a misreading, the players' correction withdraws it (referee_session.h).
+// A flag is looked at the same way, its region confirmed: raised on a misreading, or on a count the camera got wrong
+// earlier, the players' correction withdraws it (referee_session.h).
 // When an action they tell waits for a flagged conquest that the board they were last read from shows taken back,
 // they say "taken back" (the alert's button), as players do when the camera has not read the region back exactly
 // (a SoloPlay redeployment or erosion flagged: when the regions it changed show something else, or the whole board
@@ -29,7 +30,7 @@ class TruthPlayers {
   // Hands `notice` on, then answers the question it may raise; the notices of the answer go on too.
   void OnNotice(const Notice& notice, const std::function<void(const Notice&)>& next);
   int questions() const { return questions_; }  // questions (and flags on a misreading) answered with a correction
-  int corrected() const { return corrected_; }  // region readings corrected in them
+  int corrected() const { return corrected_; }  // region readings corrected in them (not those only confirmed)
   int taken_back() const { return taken_back_; }  // flagged conquests they said were taken back (the alert's button)
 
  private:
