@@ -51,6 +51,17 @@ std::optional<Shared> Rearranged(const engine::Game& game, const engine::Observe
   return out;
 }
 
+// Whether the amended `board` reads as `seen` on `regions`, and on every region `before` (the game not amended) read
+// as seen.
+bool ReadsNoWorse(const engine::Board& board, const engine::Board& before, const engine::ObservedBoard& seen,
+                  const std::vector<int>& regions) {
+  for (int i = 0; i < seen.size(); ++i) {
+    const bool fit = engine::ReadsAs(board[i], seen.regions[i]);
+    if (!fit && (engine::ReadsAs(before[i], seen.regions[i]) || std::count(regions.begin(), regions.end(), i))) return false;
+  }
+  return true;
+}
+
 std::string CountsText(const std::vector<int>& regions, const std::map<int, int>& counts) {
   std::string s;
   for (int r : regions) s += (s.empty() ? "" : ", ") + std::to_string(counts.at(r)) + " in region " + std::to_string(r);
@@ -134,11 +145,7 @@ std::optional<Amendment> Amend(GameTimeline t, const engine::ObservedBoard& seen
   for (const Action& a : out.redo)
     if (!t.Apply(a).verdict.ok()) return std::nullopt;
   // The race's regions read as seen; no region that read as seen before reads otherwise now.
-  const engine::Board& board = t.game().board();
-  for (int i = 0; i < seen.size(); ++i) {
-    const bool fit = engine::ReadsAs(board[i], seen.regions[i]);
-    if (!fit && (engine::ReadsAs(final_board[i], seen.regions[i]) || std::count(moved.begin(), moved.end(), i))) return std::nullopt;
-  }
+  if (!ReadsNoWorse(t.game().board(), final_board, seen, moved)) return std::nullopt;
   out.regions = changed;
   out.after = t.game();
   out.text = t.game().players()[owner].name + "'s " + std::string(engine::Info(static_cast<engine::Race>(race)).name) +
@@ -198,14 +205,47 @@ std::optional<Amendment> Recount(GameTimeline t, const engine::ObservedBoard& se
     out.redo.push_back(undone[i]);
     if (!t.Apply(undone[i]).verdict.ok()) return std::nullopt;
   }
-  const engine::Board& board = t.game().board();
-  for (int i = 0; i < seen.size(); ++i) {
-    const bool fit = engine::ReadsAs(board[i], seen.regions[i]);
-    if (!fit && (engine::ReadsAs(final_board[i], seen.regions[i]) || had.count(i))) return std::nullopt;
-  }
+  if (!ReadsNoWorse(t.game().board(), final_board, seen, regions)) return std::nullopt;
   out.regions = regions;
   out.after = t.game();
   out.text = t.game().players()[owner].name + "'s " + what;
+  return out;
+}
+
+// A defender's withdrawal the camera saw only after the attacker's turn had ended (the turn's end is told by the
+// players, the tokens come down a moment later): made before the last end of turn of another player. None when the
+// regions did not gain tokens, that end is further back than `max_undo` actions, or an action is not made again.
+std::optional<Amendment> LateWithdrawal(GameTimeline t, const engine::ObservedBoard& seen, int owner, int race,
+                                        const std::vector<int>& regions, int max_undo) {
+  const engine::Board final_board = t.game().board();
+  Action withdraw;
+  withdraw.type = ActionType::kWithdraw;
+  withdraw.player = owner;
+  for (int r : regions) {
+    const int gained = seen.regions[r].tokens - final_board[r].tokens;
+    if (gained < 1) return std::nullopt;
+    withdraw.placement.push_back({r, gained});
+  }
+  std::vector<Action> undone;  // the last first, down to the attacker's end of turn
+  do {
+    if (static_cast<int>(undone.size()) >= max_undo || t.actions().empty() || t.actions().back().house_ruling) return std::nullopt;
+    undone.push_back(t.actions().back());
+    t.Undo();
+  } while (undone.back().type != ActionType::kEndTurn || undone.back().player == owner);
+  Amendment out;
+  out.owner = owner, out.race = race, out.round = t.game().round(), out.undo = static_cast<int>(undone.size());
+  out.redo.push_back(withdraw);
+  for (size_t i = undone.size(); i-- > 0;) out.redo.push_back(undone[i]);
+  for (const Action& a : out.redo)
+    if (!t.Apply(a).verdict.ok()) return std::nullopt;
+  if (!ReadsNoWorse(t.game().board(), final_board, seen, regions)) return std::nullopt;
+  std::string counts;
+  for (const engine::Placement& p : withdraw.placement)
+    counts += (counts.empty() ? "" : ", ") + std::to_string(p.count) + " in region " + std::to_string(p.region);
+  out.regions = regions;
+  out.after = t.game();
+  out.text = t.game().players()[owner].name + "'s withdrawal in round " + std::to_string(out.round) + ": " + counts + " (seen after " +
+             t.game().players()[undone.back().player].name + "'s turn had ended)";
   return out;
 }
 
@@ -234,6 +274,7 @@ std::optional<Amendment> FindMiscount(const GameTimeline& timeline, const engine
     regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
     if (regions.empty()) continue;
     if (auto a = Recount(timeline, seen, owner, race, regions, max_undo)) return a;
+    if (auto a = LateWithdrawal(timeline, seen, owner, race, regions, max_undo)) return a;
   }
   return std::nullopt;
 }

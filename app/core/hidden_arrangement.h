@@ -52,7 +52,9 @@ std::optional<Amendment> FindHiddenArrangement(const GameTimeline& timeline, con
 // another race's power), that action is made with the count changed by the difference, and every action taken
 // back is made again. An amendment only when each of them is legal again, none stood as a house ruling, and the
 // confirmed regions then read as seen without any other region reading worse. Standard games only; one player's
-// active race at a time (the first whose counts differ on confirmed regions and can be amended).
+// active race at a time (the first whose counts differ on confirmed regions and can be amended). A region of
+// another player's race that gained tokens may instead show a withdrawal the camera saw only after the attacker's
+// turn had ended: that withdrawal is made before that end of turn, on the same conditions.
 std::optional<Amendment> FindMiscount(const GameTimeline& timeline, const engine::ObservedBoard& seen, const std::vector<int>& confirmed,
                                       int max_undo = 48);
 
