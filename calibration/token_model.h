@@ -99,9 +99,9 @@ struct KindQuality {
                                        // 1 when none could be compared (one photo: its quality is not measured)
   std::string most_confused_with;
   double off_centre_mm = 0;            // > 0: the middle of the outline its photos agree on lies this far (more than
-                                       // 4 mm) from their centre: the outline missed part of the token (a washed-out
-                                       // or cluttered photo), or the crops are not cut around the token. Its
-                                       // template may be poor: check its photos.
+                                       // 4 mm) from their centre, and the photos were not moved there: the outline
+                                       // missed part of the token (a washed-out or cluttered photo), or the crops are
+                                       // not cut around the token. Its template may be poor: check its photos.
 };
 
 struct EnrollPatch {

@@ -347,6 +347,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   // A candidate's footprint is painted here and wiped after (a board-sized canvas per candidate cost a memset of
   // the whole board each time).
   cv::Mat mine = cv::Mat::zeros(explained.size(), CV_8U);
+  cv::Mat doubtful = cv::Mat::zeros(explained.size(), CV_8U);  // what candidates that fitted no kind covered
   auto consider = [&](Candidate c) {
     for (const Instance& i : out) {
       if (cv::norm(cv::Point2d((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm) - i.centre_mm) < 6.0) return false;
@@ -381,6 +382,14 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     // others, 20 and 24 times, lay in washed-out light, and are now taken too); none of the 8 under 3 times was.
     const bool outlined = c.outline_votes >= kClearOutline || (c.outline_votes >= kMinOutlineVotes && board_error >= kSureOfBoard * c.match.error);
     if (own == 0 || fresh < 0.3 * own || (!outlined && Area(mine(box) & fg.mask(box)) < 0.1 * own)) return false;
+    // ... and must fit its kind as a token of it does, give or take what a partial view, glare or a neighbour adds.
+    // Far worse, it is no token of any kind, but it is not the empty board either: something lies there that no
+    // token explains (a patch of glare over the board's print, a token hidden under others), and its region is
+    // left uncertain instead of holding a piece or a race that is not there.
+    if (c.match.fit > options.max_fit) {
+      doubtful(box) |= mine(box) & ~explained(box);
+      return false;
+    }
     Instance inst;
     inst.centre_mm = centre_mm;
     inst.rotation_rad = c.match.rotation_rad;
@@ -466,7 +475,10 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     if (!took) break;
     residual = left_over();
   }
-  if (unexplained) *unexplained = KeepComponents(residual, [](int area, int) { return area >= 120 * kPpm * kPpm; });
+  if (unexplained) {
+    *unexplained = KeepComponents(residual, [](int area, int) { return area >= 120 * kPpm * kPpm; });
+    *unexplained |= doubtful;
+  }
   return out;
 }
 

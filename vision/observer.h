@@ -42,6 +42,7 @@ struct ObserverOptions {
   double max_error = 120;            // Lab^2 (weighted mean): a match worse than this is no token of any enrolled
                                      // kind (something else, or too hidden to tell)
   double min_board_ratio = 2;        // a token must fit what is seen this many times better than the empty board
+  double max_fit = 20;               // ... and fit its kind no worse than this many times the kind's typical error
 };
 
 // One token seen on the board, in board millimetres.
@@ -318,8 +319,8 @@ bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table
 // Step 5: the foreground explained as tokens (instances.cpp).
 // `reference_lab`: the empty board (as Rectified::lab), for judging "a token" against "nothing" at each spot.
 // `reference_bgr`: the empty board (board pixels), for each token's own light (local_light.cpp).
-// `unexplained` (optional): the foreground no token explains (pieces of 120 mm² or more); count.cpp makes a region
-// holding enough of it uncertain.
+// `unexplained` (optional): the foreground no token explains (pieces of 120 mm² or more), and what candidates that
+// fitted no kind (ObserverOptions::max_fit) covered; count.cpp makes a region holding enough of it uncertain.
 std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_bgr, const cv::Mat& reference_glare,
                                     const cv::Mat& reference_lab, const calibration::TokenModel& model, const cv::Mat& region_labels,
                                     const ObserverOptions& options, cv::Mat* unexplained = nullptr);

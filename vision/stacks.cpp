@@ -8,8 +8,10 @@
 // Both are measured beyond each race token's footprint (as the matcher placed it), in 16 directions: how far the
 // foreground goes on (the wall) and how far the darkened board goes on (the shadow). The frame's shadow
 // direction is where the tokens' shadows reach furthest together; a single token's shadow length is the frame's
-// median. A token standing clearly taller than one, or whose shadow starts well beyond its edge where a single
-// token's starts at it, is flagged: its region's count is then a lower bound (tokens_certain false), never a guess.
+// median, and how far the tokens' shadows scatter about it is the measure's noise there. A token standing clearly
+// taller than one (or not clearly shorter than two, given that noise), or whose shadow starts well beyond its edge
+// where a single token's starts at it, is flagged: its region's count is then a lower bound (tokens_certain
+// false), never a guess.
 #include <algorithm>
 #include <cmath>
 
@@ -27,6 +29,8 @@ constexpr int kDirections = 16;
 constexpr double kReachMm = 12;       // how far beyond a footprint a wall or shadow is followed
 constexpr double kTokenMm = 1.8;      // a race token's thickness
 constexpr double kTallerRatio = 1.2;  // a shadow this much stronger than a single token's is a stack's
+constexpr double kStackOfTwo = 1.8;   // ... and a stack of two's is about this much (the first suite's, lower quartile)
+constexpr double kStackMargin = 2.5;  // a single token lies this many times the shadows' scatter below it
 constexpr double kWiderWall = 3.5;    // a wall this many times wider than a single token's is a stack's
 constexpr int kEarlyPx = 3;           // a shadow's start: the first 1.5 mm beyond the footprint
 constexpr double kLateStart = 0.2;    // darkening there under this share of a single token's: the shadow starts late
@@ -203,6 +207,7 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
   const int window = std::min(reach_px, std::max(4, 3 * length));
   double single = 0;
   for (int i = 0; i < window; ++i) single += typical[i];
+  std::vector<double> ratios;  // of the tokens whose shadow shows
   for (size_t k = 0; k < races.size(); ++k) {
     Instance& inst = instances[races[k]];
     // A token counts once for certain only when its shadow shows and reaches no further than a single token's.
@@ -214,6 +219,25 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
     for (int i = 0; i < window; ++i) sum += profiles[k][i];
     inst.shadow_mm = sum / kPpm;
     inst.shadow_ratio = sum / std::max(single, 1e-6);
+    ratios.push_back(inst.shadow_ratio);
+  }
+  // How far the frame's tokens' shadows scatter about the typical one (their ratios' median absolute deviation):
+  // most are single tokens, so this is the measure's own noise here. A stack of two measures about kStackOfTwo; a
+  // token is confirmed single only when its ratio lies well below that too, by kStackMargin times the scatter
+  // (with faint shadows or a busy board a stack of two can measure as one: 5p photos 13, 16 and 55 of the first
+  // suite). Stacks widen the scatter too, so a frame with many of them confirms fewer single tokens.
+  double scatter = 0;
+  if (!ratios.empty()) {
+    std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
+    const double median = ratios[ratios.size() / 2];
+    for (double& r : ratios) r = std::abs(r - median);
+    std::nth_element(ratios.begin(), ratios.begin() + ratios.size() / 2, ratios.end());
+    scatter = ratios[ratios.size() / 2];
+  }
+  const double taller = std::min(kTallerRatio, kStackOfTwo - kStackMargin * scatter);
+  for (size_t k = 0; k < races.size(); ++k) {
+    Instance& inst = instances[races[k]];
+    if (inst.stack_unsure) continue;
     // Or its wall is far wider than one token's would be there (only where one token's wall is wide enough to see).
     const bool wide_wall = inst.wall_expected_mm > 0.25 && inst.wall_mm > kWiderWall * inst.wall_expected_mm;
     // Or its shadow starts late: a single token's starts at its edge. Something lies between: a stack's wider wall, its
@@ -221,7 +245,7 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
     double start = 0, typical_start = 0;
     for (int i = 0; i < kEarlyPx; ++i) start += profiles[k][i], typical_start += typical[i];
     const bool late = start < kLateStart * typical_start;
-    if (inst.shadow_ratio > kTallerRatio || wide_wall || late) inst.stack_unsure = true;
+    if (inst.shadow_ratio > taller || wide_wall || late) inst.stack_unsure = true;
   }
 }
 

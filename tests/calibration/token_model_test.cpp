@@ -265,9 +265,9 @@ std::vector<EnrollPatch> CutOffCentre(const std::string& kind, double off_mm) {
 }
 
 // The template is centred on the middle of the outline the photos agree on, as the observer's seeds fall for a
-// lone token. Past 4 mm from the crops' centre that middle is worth a look (the outline may have missed part of
-// the token, as the demo's washed-out trolls decline photo made it, 7 mm off; or the crops were cut off the
-// token): the enrollment report names the kind with the distance.
+// lone token: a crop cut 2 mm off is moved there. Past 4 mm the middle found is taken for a sign that the
+// outline missed part of the token (the demo's washed-out trolls decline photo, whose outline's middle lay 7 mm
+// off): the photos stay as they were cut, and the enrollment report names the kind with the distance.
 TEST(TokenModel, ATokenFarFromItsCropsCentreIsNamedInTheReport) {
   for (double off : {2.0, 6.0}) {
     auto model = TokenModel::Build(CutOffCentre("orcs", off));
@@ -275,7 +275,7 @@ TEST(TokenModel, ATokenFarFromItsCropsCentreIsNamedInTheReport) {
     ASSERT_EQ(model->quality().size(), 1u);
     const KindQuality& q = model->quality()[0];
     if (off < 4) {
-      EXPECT_EQ(q.off_centre_mm, 0) << "cut " << off << " mm off";  // moved there, and not named
+      EXPECT_EQ(q.off_centre_mm, 0) << "cut " << off << " mm off";
     } else {
       EXPECT_NEAR(q.off_centre_mm, off, 1.0);
     }

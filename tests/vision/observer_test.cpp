@@ -220,11 +220,11 @@ TEST(Observer, ReadsGameStatesFromCleanPhotos) {
 
 // Neat stacks under the shortest, faintest shadows the datasets draw (1 mm for one token), 16 frames with the light
 // from six directions: a stack is read with its count right or as a lower bound, and the cue still confirms a fair
-// share of the regions without one. The goal is no stack counted wrong for certain; this frame set still has two
-// stacks of two read as one. The one traced (frame 5, region 16) lies near the board's far edge and leans into its
-// own shadow: the camera, above the middle, sees its top displaced towards the shadow, over the part that would
-// tell it from a single token. Before the late-start rule (stacks.cpp) there were three. The limit is today's, so
-// that a regression fails.
+// share of the regions without one. The goal is no stack counted wrong for certain; this frame set still has one
+// stack of two read as one (frame 5, region 16): it lies near the board's far edge and leans into its own shadow,
+// and the camera, above the middle, sees its top displaced towards the shadow, over the part that would tell it
+// from a single token. Before the late-start rule (stacks.cpp) there were three, before the shadows' scatter rule
+// two. The limit is today's, so that a regression fails.
 TEST(Observer, StacksUnderFaintShadowsAreLowerBounds) {
   Rig rig = MakeRig(6);
   const std::vector<engine::Board> boards = BoardsOfAGame(rig.table->map, 11, 5, 2);
@@ -262,8 +262,11 @@ TEST(Observer, StacksUnderFaintShadowsAreLowerBounds) {
   std::printf("faint shadows: %d regions with a stack, %d counted for certain and wrong; %d of %d regions without one "
               "counted for certain\n", stacks, stacks_certain_wrong, plain_certain, plain);
   EXPECT_GE(stacks, 25);
-  EXPECT_LE(stacks_certain_wrong, 2);
-  EXPECT_GE(plain_certain, plain / 3);
+  EXPECT_LE(stacks_certain_wrong, 1);
+  // With stacks in two regions of five, the shadows scatter widely and a stack of two could measure as one: a
+  // quarter of the regions without a stack is still counted for certain (82 of 179 before the scatter rule, and
+  // 2 stacks counted wrong; 47 with it, and 1).
+  EXPECT_GE(plain_certain, plain / 4);
 }
 
 // A crowd of one colour: the three largest land regions, each filled with eight magenta ghouls, are read as ghouls,
@@ -349,7 +352,8 @@ TEST(Observer, AThingOfNoKindLeavesItsRegionUncertain) {
 
 // Strong glare over the empty board's print (three patches a frame, 8 frames): the glare makes phantom tokens of the
 // print now and then, but never silently: every region read with a race or a piece that is not there is uncertain.
-// The number of such regions is today's (9), so that a regression fails.
+// The number of such regions is today's (9 before ObserverOptions::max_fit, 10 with it: the phantoms here fit their
+// kinds 20 times their typical error or better), so that a regression fails.
 TEST(Observer, GlarePhantomsAreNeverSilent) {
   Rig rig = MakeRig(5);
   const engine::Board board = datasets::SetupBoard(*rig.table->map);
@@ -384,7 +388,7 @@ TEST(Observer, GlarePhantomsAreNeverSilent) {
   std::printf("glare over the print: %d regions with a race or piece that is not there (%d not flagged), %d uncertain\n", phantoms,
               silent, uncertain);
   EXPECT_EQ(silent, 0);
-  EXPECT_LE(phantoms, 9);
+  EXPECT_LE(phantoms, 10);
 }
 
 }  // namespace
