@@ -214,10 +214,10 @@ bool RefereeSession::AmendMiscount(const std::vector<int>& confirmed, std::vecto
   if (!last_seen_ || game().solo()) return true;
   // Only a board the rules cannot settle as it is (a question, or a flag the miscount raises), and that the amended
   // game reads without a question (a flag it raises then has the right numbers; with a flag open, without a flag).
-  const engine::ExplainKind now = engine::Explain(game(), *last_seen_, Context(false)).kind;
-  if (now != engine::ExplainKind::kQuestion && now != engine::ExplainKind::kIllegal) return true;
   const std::optional<Amendment> amendment = FindMiscount(journal_.timeline(), *last_seen_, confirmed);
-  const engine::ExplainKind amended = amendment ? engine::Explain(*amendment->after, *last_seen_, Context(false)).kind : engine::ExplainKind::kQuestion;
+  const engine::ExplainKind now = amendment ? engine::Explain(game(), *last_seen_, Context(false)).kind : engine::ExplainKind::kNoChange;
+  if (now != engine::ExplainKind::kQuestion && now != engine::ExplainKind::kIllegal) return true;
+  const engine::ExplainKind amended = engine::Explain(*amendment->after, *last_seen_, Context(false)).kind;
   // With a flag open, only an amendment under which the board breaks no rule (the flag is then withdrawn).
   if (amended == engine::ExplainKind::kQuestion || (open_flag_ >= 0 && amended != engine::ExplainKind::kExplained)) return true;
   return CommitAmendment(*amendment, "amended: " + amendment->text + ", a count the camera misread (the players' correction)",
