@@ -260,17 +260,8 @@ int RunEnroll(const std::string& setup, const std::string& crops, const std::vec
     for (const auto& [a, b] : report->look_alikes) std::printf(" %s/%s", a.c_str(), b.c_str());
     std::printf("\n");
   }
-  std::string off_centre;
-  for (const auto& k : report->kinds) {
-    if (k.off_centre_mm <= 0) continue;
-    char mm[32];
-    std::snprintf(mm, sizeof mm, " (%.1f mm)", k.off_centre_mm);
-    off_centre += " " + k.kind + mm;
-  }
-  if (!off_centre.empty()) {
-    std::printf("Off-centre, check their photos (one washed out or cluttered, or crops not cut around the token):%s\n",
-                off_centre.c_str());
-  }
+  const std::string off_centre = core::OffCentreAdvice(*report, [](const std::string& kind) { return kind; }, " ");
+  if (!off_centre.empty()) std::printf("%s\n", off_centre.c_str());
   if (!report->missing_kinds.empty()) {
     std::printf("No crops of %zu kinds (the observer cannot name them):", report->missing_kinds.size());
     for (const auto& k : report->missing_kinds) std::printf(" %s", k.c_str());

@@ -43,15 +43,19 @@ R Load(const fs::path& dir) {
 
 }  // namespace
 
-nlohmann::json TruthCorrections(const engine::ObservedBoard& seen, const engine::ObservedBoard& real, const std::vector<int>& confirm) {
+nlohmann::json TruthCorrections(const engine::ObservedBoard& seen, const engine::ObservedBoard& real, const std::vector<int>& confirm,
+                                int* misread) {
   nlohmann::json list = nlohmann::json::array();
+  if (misread) *misread = 0;
   for (int id = 0; id < real.size() && id < seen.size(); ++id) {
     const engine::ObservedRegion& r = real.regions[id];
     const engine::ObservedRegion& v = seen.regions[id];
     const bool same = v.race == r.race && v.decline == r.decline && v.tokens == r.tokens && v.lost_tribe == r.lost_tribe &&
                       v.mountain == r.mountain && v.troll_lair == r.troll_lair && v.fortress == r.fortress &&
                       v.encampments == r.encampments && v.hole == r.hole && v.hero == r.hero && v.dragon == r.dragon;
-    if (same && v.tokens_certain && std::find(confirm.begin(), confirm.end(), id) == confirm.end()) continue;
+    const bool right = same && v.tokens_certain;
+    if (right && std::find(confirm.begin(), confirm.end(), id) == confirm.end()) continue;
+    if (misread && !right) ++*misread;
     nlohmann::json pieces = {
         {"mountain", r.mountain}, {"troll_lair", r.troll_lair}, {"fortress", r.fortress}, {"encampment", r.encampments}, {"hole", r.hole},
         {"hero", r.hero},         {"dragon", r.dragon}};

@@ -50,7 +50,9 @@ engine::Result<DemoTable> OpenDemoTable(const std::filesystem::path& dir, uint64
 
 // The true reading of every region `seen` reads wrong (or reads as a possible stack), and of every region in
 // `confirm` (those the referee's question names: read right, the players confirm them), as a correction's region
-// list ([] when it reads every region right and there is nothing to confirm).
-nlohmann::json TruthCorrections(const engine::ObservedBoard& seen, const engine::ObservedBoard& real, const std::vector<int>& confirm = {});
+// list ([] when it reads every region right and there is nothing to confirm). `misread` (optional): how many of
+// them `seen` reads wrong or as a possible stack (the others are only confirmed).
+nlohmann::json TruthCorrections(const engine::ObservedBoard& seen, const engine::ObservedBoard& real, const std::vector<int>& confirm = {},
+                                int* misread = nullptr);
 
 }  // namespace swref::core

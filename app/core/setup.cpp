@@ -1,6 +1,7 @@
 #include "app/core/setup.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 
@@ -25,6 +26,19 @@ std::vector<std::string> TokenKinds() {
     if (static_cast<engine::Piece>(p) != engine::Piece::kLostTribe) kinds.emplace_back(engine::Info(static_cast<engine::Piece>(p)).id);
   }
   return kinds;
+}
+
+std::string OffCentreAdvice(const EnrollReport& report, const std::function<std::string(const std::string&)>& name,
+                            const std::string& separator) {
+  std::string kinds;
+  for (const calibration::KindQuality& k : report.kinds) {
+    if (k.off_centre_mm <= 0) continue;
+    char mm[32];
+    std::snprintf(mm, sizeof mm, " (%.1f mm)", k.off_centre_mm);
+    kinds += (kinds.empty() ? "" : separator) + name(k.kind) + mm;
+  }
+  if (kinds.empty()) return "";
+  return "Off-centre, check their photos (one washed out or cluttered, or crops not cut around the token): " + kinds;
 }
 
 engine::Result<calibration::BoardSetup> SetupBoard(const calibration::SetupRequest& request) { return calibration::SetupBoard(request); }

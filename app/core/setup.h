@@ -2,6 +2,7 @@
 // token model of the players' own tokens inside it. The GUI's setup wizard calls the same functions.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ struct EnrollReport {
   std::vector<std::string> missing_kinds;                        // token kinds with no sample (the observer will not name them)
   std::string model_path;                                        // SETUP/tokens/model.json
 };
+
+// The report's advice on the kinds whose photos' footprint lay off the crops' centre (KindQuality::off_centre_mm):
+// "Off-centre, check their photos (...): " and each kind as `name(kind)` with its distance, joined by `separator`;
+// empty when there are none. The CLI and the GUI both show it.
+std::string OffCentreAdvice(const EnrollReport& report, const std::function<std::string(const std::string&)>& name,
+                            const std::string& separator);
 
 // Enrolls from a folder of crops DIR/<kind>/*.png into SETUP/tokens/. The setup folder must exist.
 engine::Result<EnrollReport> EnrollFromCrops(const std::string& setup_dir, const std::string& crops_dir);

@@ -81,15 +81,15 @@ void TruthPlayers::OnNotice(const Notice& notice, const std::function<void(const
     std::vector<int> confirm = session_.open_regions();
     if (session_.open_flag() >= 0 && session_.flag_region() >= 0) confirm.push_back(session_.flag_region());
     const engine::ObservedBoard real = ToObserved(truth_[frame]);
-    const size_t wrong = TruthCorrections(*session_.last_seen(), real).size();
-    const nlohmann::json list = TruthCorrections(*session_.last_seen(), real, confirm);
+    int wrong = 0;
+    const nlohmann::json list = TruthCorrections(*session_.last_seen(), real, confirm, &wrong);
     if (list.empty()) break;
     TableEvent e;
     e.after_frame = frame;
     e.type = EventType::kCorrect;
     e.body = {{"do", "correct"}, {"regions", list}};
     e.corrections.assign(list.begin(), list.end());
-    corrected_ += static_cast<int>(wrong);
+    corrected_ += wrong;
     if (wrong > 0 || session_.open_question() >= 0) ++questions_;
     for (const Notice& m : session_.OnEvent(e)) {
       if (next) next(m);

@@ -141,13 +141,8 @@ void EnrollPage::ShowReport(const core::EnrollReport& report) {
     for (const auto& [a, b] : report.look_alikes) pairs << KindName(a) + " / " + KindName(b);
     text += "<br>Look-alikes to check under the game's light: " + pairs.join(", ");
   }
-  QStringList off_centre;
-  for (const calibration::KindQuality& k : report.kinds)
-    if (k.off_centre_mm > 0) off_centre << QString("%1 (%2 mm)").arg(KindName(k.kind)).arg(k.off_centre_mm, 0, 'f', 1);
-  if (!off_centre.isEmpty()) {
-    text += "<br>Off-centre, check their photos (one washed out or cluttered, or crops not cut around the token): " +
-            off_centre.join(", ");
-  }
+  const std::string off_centre = core::OffCentreAdvice(report, [](const std::string& kind) { return S(KindName(kind)); }, ", ");
+  if (!off_centre.empty()) text += "<br>" + Q(off_centre).toHtmlEscaped();
   if (!report.missing_kinds.empty())
     text += QString("<br>%1 kinds have no photo: the camera will not name them.").arg(report.missing_kinds.size());
   result_->setText(text);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -134,6 +135,26 @@ TEST_F(Enroll, AMatPhotoWithAnEmptyCellIsNamed) {
   r = EnrollFromMat(setup, {(Dataset() / "mat_front.jpg").string()}, {photo}, "a4");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error(), "mat photo " + photo + ": cell 'sorcerers' is empty (and 1 more)");
+}
+
+// The advice on off-centre kinds, as `swref enroll` and the GUI's wizard both show it: each such kind by the name
+// the caller gives it, with its distance; nothing when every kind is centred.
+TEST(OffCentreAdvice, NamesEachOffCentreKindWithItsDistance) {
+  EnrollReport report;
+  report.kinds.resize(3);
+  report.kinds[0].kind = "orcs";
+  report.kinds[1].kind = "elves", report.kinds[1].off_centre_mm = 4.26;
+  report.kinds[2].kind = "dragon", report.kinds[2].off_centre_mm = 5;
+  auto upper = [](const std::string& kind) {
+    std::string s = kind;
+    for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+  };
+  EXPECT_EQ(OffCentreAdvice(report, upper, ", "),
+            "Off-centre, check their photos (one washed out or cluttered, or crops not cut around the token): "
+            "ELVES (4.3 mm), DRAGON (5.0 mm)");
+  report.kinds[1].off_centre_mm = report.kinds[2].off_centre_mm = 0;
+  EXPECT_EQ(OffCentreAdvice(report, upper, ", "), "");
 }
 
 }  // namespace
