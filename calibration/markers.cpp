@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <utility>
 
+#include "engine/json_input.h"
+
 namespace swref::calibration {
 namespace {
 
@@ -46,7 +48,7 @@ DictionaryResult DictionaryByName(const std::string& name) {
 
 DictionaryResult ReadDictionaryFile(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return DictionaryResult::Error(path + ": cannot open the dictionary file");
+  if (!std::filesystem::is_regular_file(path, ec)) return DictionaryResult::Error(engine::CannotOpen(path, "dictionary file"));
   cv::FileStorage fs;
   try {
     if (!fs.open(path, cv::FileStorage::READ)) return DictionaryResult::Error(path + ": cannot open the dictionary file");

@@ -34,10 +34,21 @@ Result<nlohmann::json> ParseJsonText(std::string_view text, const std::string& w
   return doc;
 }
 
+std::string CannotOpen(const std::filesystem::path& path, const std::string& what) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  std::string why;
+  if (status.type() == std::filesystem::file_type::not_found) why = " (no such file)";
+  else if (status.type() == std::filesystem::file_type::directory) why = " (a folder, not a file)";
+  else if (status.type() != std::filesystem::file_type::unknown && !ec) why = " (not readable: check its permissions)";
+  return path.string() + ": cannot open the " + what + why;
+}
+
 Result<std::string> ReadFileBytes(const std::filesystem::path& path, std::uintmax_t max_bytes, const std::string& what) {
   using R = Result<std::string>;
+  std::error_code ec;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return R::Error(path.string() + ": cannot open the " + what);
+  if (!in || std::filesystem::is_directory(path, ec)) return R::Error(CannotOpen(path, what));  // a folder opens, but reads nothing
   // Read at most one byte past the limit: the size a file reports may change under us (a pipe, a growing file).
   std::string bytes;
   char buffer[1 << 16];
@@ -46,7 +57,6 @@ Result<std::string> ReadFileBytes(const std::filesystem::path& path, std::uintma
     bytes.append(buffer, static_cast<size_t>(in.gcount()));
   }
   if (bytes.size() > max_bytes) {
-    std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     return R::Error(path.string() + ": the " + what + " is " + (ec ? "more than " + std::to_string(max_bytes) : std::to_string(size)) +
                     " bytes, more than the limit of " + std::to_string(max_bytes) + " bytes");

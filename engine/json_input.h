@@ -36,6 +36,8 @@ Result<nlohmann::json> ParseJsonText(std::string_view text, const std::string& w
 Result<nlohmann::json> ReadJsonFile(const std::filesystem::path& path, std::uintmax_t max_bytes, const std::string& what);
 
 // The whole file as bytes, at most `max_bytes` (the same errors as ReadJsonFile, without the JSON ones).
+// "PATH: cannot open the WHAT", and why when the file system tells: no such file, a folder, not readable.
+std::string CannotOpen(const std::filesystem::path& path, const std::string& what);
 Result<std::string> ReadFileBytes(const std::filesystem::path& path, std::uintmax_t max_bytes, const std::string& what);
 
 }  // namespace swref::engine

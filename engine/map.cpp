@@ -245,7 +245,7 @@ MapResult LoadMap(const std::string& name, const std::filesystem::path& base_dir
   if (BuiltinMapText(name) != nullptr) return BuiltinMap(name);
   std::filesystem::path path(name);
   if (path.is_relative()) path = base_dir / path;
-  if (!std::ifstream(path)) return MapResult::Error(path.string() + ": cannot open the map file (built-in maps: 2p, 3p, 4p, 5p)");
+  if (!std::ifstream(path)) return MapResult::Error(CannotOpen(path, "map file") + "; the built-in maps are 2p, 3p, 4p and 5p");
   auto doc = ReadJsonFile(path, kMaxJsonFileBytes, "map file");
   if (!doc) return MapResult::Error(doc.error());
   auto parsed = ParseMap(*doc, path.string());

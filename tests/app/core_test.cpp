@@ -36,7 +36,7 @@ TEST(ReplayRecordFile, TheShippedExample) {
 TEST(ReplayRecordFile, NamesTheFileOfAMissingRecord) {
   auto replay = ReplayRecordFile("/nonexistent/game.json");
   ASSERT_FALSE(replay.ok());
-  EXPECT_EQ(replay.error(), "/nonexistent/game.json: cannot open the record");
+  EXPECT_EQ(replay.error(), "/nonexistent/game.json: cannot open the record (no such file)");
 }
 
 TEST(RunDemo, FlagsTwoIllegalConquestsAndFinishes) {

@@ -250,7 +250,7 @@ TEST(ParseSetup, RejectsXNamingTheField) {
     ASSERT_FALSE(s.ok()) << c.pointer;
     EXPECT_EQ(s.error(), c.error);
   }
-  EXPECT_EQ(ParseSetup(good, "/nonexistent", "s.json").error(), "/nonexistent/layout.json: cannot open the layout");
+  EXPECT_EQ(ParseSetup(good, "/nonexistent", "s.json").error(), "/nonexistent/layout.json: cannot open the layout (no such file)");
 }
 
 TEST(SetupBoard, WritesASetupFolderAndReadsItBack) {

@@ -355,7 +355,7 @@ TEST(CameraFile, ErrorsNameTheFileAndField) {
   }
   auto missing = ReadCameraFile("/nonexistent/camera.json");
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error(), "/nonexistent/camera.json: cannot open the camera file");
+  EXPECT_EQ(missing.error(), "/nonexistent/camera.json: cannot open the camera file (no such file)");
 }
 
 // ---- Markers --------------------------------------------------------------------------------------------------
@@ -427,7 +427,7 @@ TEST(Dictionaries, ByNameAndFromFile) {
   EXPECT_EQ(bad.error(), (dir / "short.yml").string() + ".marker_1: expected a string of 16 bits (0 or 1)");
   auto missing = ReadDictionaryFile((dir / "none.yml").string());
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error(), (dir / "none.yml").string() + ": cannot open the dictionary file");
+  EXPECT_EQ(missing.error(), (dir / "none.yml").string() + ": cannot open the dictionary file (no such file)");
 }
 
 }  // namespace

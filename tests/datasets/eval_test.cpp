@@ -68,7 +68,7 @@ TEST(ReadObservations, NamesTheFileAndLineOfABadLine) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error(), path + ":2: not valid JSON");
   std::filesystem::remove(path);
-  EXPECT_EQ(ReadObservations("/nonexistent/o.jsonl").error(), "/nonexistent/o.jsonl: cannot open");
+  EXPECT_EQ(ReadObservations("/nonexistent/o.jsonl").error(), "/nonexistent/o.jsonl: cannot open the observations file (no such file)");
 }
 
 // The limits of an observations file (docs/architecture.md, Limits): nesting, and the length of a line.

@@ -40,7 +40,10 @@ TEST(ReadJsonFile, EnforcesTheSizeLimitNamingTheFile) {
   std::ofstream(path) << "[" << std::string(2000, ' ') << "]";
   EXPECT_TRUE(ReadJsonFile(path, 4096, "thing").ok());
   EXPECT_EQ(ReadJsonFile(path, 1000, "thing").error(), path.string() + ": the thing is 2002 bytes, more than the limit of 1000 bytes");
-  EXPECT_EQ(ReadJsonFile(Scratch("none.json"), 1000, "thing").error(), Scratch("none.json").string() + ": cannot open the thing");
+  EXPECT_EQ(ReadJsonFile(Scratch("none.json"), 1000, "thing").error(),
+            Scratch("none.json").string() + ": cannot open the thing (no such file)");
+  const fs::path folder = fs::temp_directory_path();
+  EXPECT_EQ(ReadJsonFile(folder, 1000, "thing").error(), folder.string() + ": cannot open the thing (a folder, not a file)");
   fs::remove(path);
 }
 
