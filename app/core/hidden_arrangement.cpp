@@ -256,25 +256,42 @@ std::optional<Amendment> FindMiscount(const GameTimeline& timeline, const engine
   const engine::Game& now = timeline.game();
   if (now.solo() || seen.size() != static_cast<int>(now.board().size())) return std::nullopt;
   for (int owner = 0; owner < static_cast<int>(now.players().size()); ++owner) {
-    const int race = now.players()[owner].active;
-    if (race < 0) continue;
-    // The confirmed regions of the race that differ from the game in their count alone, read for certain.
-    std::vector<int> regions;
-    for (int i : confirmed) {
-      if (i < 0 || i >= seen.size()) continue;
-      const engine::RegionState& r = now.board()[i];
-      const engine::ObservedRegion& s = seen.regions[i];
-      if (r.race != race || r.decline || r.tokens == 0 || !ShowsActive(s, race) || engine::ReadsAs(r, s)) continue;
-      engine::RegionState recounted = r;
-      recounted.tokens = static_cast<uint8_t>(s.tokens);
-      if (s.uncertain || !s.tokens_certain || s.tokens < 1 || !engine::ReadsAs(recounted, s)) continue;
-      regions.push_back(i);
+    // The player's races on the board: the active one, and the one in decline (Ghouls in decline keep every token,
+    // so an attack on them is followed by a withdrawal as on an active race).
+    struct Side {
+      int race;
+      bool decline;
+    };
+    std::vector<Side> sides;
+    if (now.players()[owner].active >= 0) sides.push_back({now.players()[owner].active, false});
+    for (const engine::RegionState& r : now.board()) {
+      if (r.owner == owner && r.decline && r.tokens > 0) {
+        sides.push_back({r.race, true});
+        break;
+      }
     }
-    std::sort(regions.begin(), regions.end());
-    regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
-    if (regions.empty()) continue;
-    if (auto a = Recount(timeline, seen, owner, race, regions, max_undo)) return a;
-    if (auto a = LateWithdrawal(timeline, seen, owner, race, regions, max_undo)) return a;
+    for (const Side& side : sides) {
+      // The confirmed regions of that race and side that differ from the game in their count alone, read for certain.
+      std::vector<int> regions;
+      for (int i : confirmed) {
+        if (i < 0 || i >= seen.size()) continue;
+        const engine::RegionState& r = now.board()[i];
+        const engine::ObservedRegion& s = seen.regions[i];
+        const bool shown = s.race && static_cast<int>(*s.race) == side.race && s.decline == side.decline;
+        if (r.race != side.race || r.decline != side.decline || r.tokens == 0 || !shown || engine::ReadsAs(r, s)) continue;
+        engine::RegionState recounted = r;
+        recounted.tokens = static_cast<uint8_t>(s.tokens);
+        if (s.uncertain || !s.tokens_certain || s.tokens < 1 || !engine::ReadsAs(recounted, s)) continue;
+        regions.push_back(i);
+      }
+      std::sort(regions.begin(), regions.end());
+      regions.erase(std::unique(regions.begin(), regions.end()), regions.end());
+      if (regions.empty()) continue;
+      // A count set by a conquest or a redeployment: the active race's (Recount holds the active side alone).
+      if (!side.decline)
+        if (auto a = Recount(timeline, seen, owner, side.race, regions, max_undo)) return a;
+      if (auto a = LateWithdrawal(timeline, seen, owner, side.race, regions, max_undo)) return a;
+    }
   }
   return std::nullopt;
 }

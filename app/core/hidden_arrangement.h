@@ -54,7 +54,8 @@ std::optional<Amendment> FindHiddenArrangement(const GameTimeline& timeline, con
 // confirmed regions then read as seen without any other region reading worse. Standard games only; one player's
 // active race at a time (the first whose counts differ on confirmed regions and can be amended). A region of
 // another player's race that gained tokens may instead show a withdrawal the camera saw only after the attacker's
-// turn had ended: that withdrawal is made before that end of turn, on the same conditions.
+// turn had ended: that withdrawal is made before that end of turn, on the same conditions; so may a region of a
+// race in decline that keeps its tokens (Ghouls), whose counts are otherwise not amended.
 std::optional<Amendment> FindMiscount(const GameTimeline& timeline, const engine::ObservedBoard& seen, const std::vector<int>& confirmed,
                                       int max_undo = 48);
 
