@@ -218,6 +218,47 @@ TEST(Observer, ReadsGameStatesFromCleanPhotos) {
   EXPECT_LT(r.region_error_rate(), 0.02);
 }
 
+// Regions with a neat stack and without one, as the observer counted them (the stack tests below).
+struct StackTally {
+  int stacks = 0, stacks_certain_wrong = 0, plain = 0, plain_certain = 0;
+  void Add(const Observation& truth, const Observation& seen, const std::string& frame) {
+    for (const RegionObservation& t : truth.regions) {
+      if (!t.race || t.tokens == 0) continue;
+      const RegionObservation& s = seen.regions[t.id];
+      if (t.tokens_certain) {
+        ++plain;
+        plain_certain += s.tokens_certain && s.tokens == t.tokens;
+        continue;
+      }
+      ++stacks;
+      if (s.tokens_certain && s.tokens != t.tokens) {
+        ++stacks_certain_wrong;
+        std::printf("%s region %d: a stack, %d tokens, read as %d for certain\n", frame.c_str(), t.id, t.tokens, s.tokens);
+      }
+    }
+  }
+  void Print(const char* what) const {
+    std::printf("%s: %d regions with a stack, %d counted for certain and wrong; %d of %d regions without one counted for certain\n", what,
+                stacks, stacks_certain_wrong, plain_certain, plain);
+  }
+};
+
+// A board photographed with neat stacks at `stack_rate` (no overlaps), observed and tallied as `frame`.
+void ObserveStacks(Rig& rig, const engine::Board& board, uint64_t seed, double stack_rate, const datasets::CameraShot& shot,
+                   const std::string& frame, StackTally* tally) {
+  datasets::SceneOptions so;
+  so.seed = seed;
+  so.stack_rate = stack_rate;
+  so.overlap_rate = 0;
+  datasets::Scene scene;
+  const Observation o = rig.observer->Observe(datasets::RenderScene(*rig.table, board, so, shot, &scene), "stacks.jpg");
+  if (o.status != Status::kOk) {
+    ADD_FAILURE() << frame << ": " << rig.observer->last_reason();
+    return;
+  }
+  tally->Add(scene.truth, o, frame);
+}
+
 // Neat stacks under the shortest, faintest shadows the datasets draw (1 mm for one token), 16 frames with the light
 // from six directions: a stack is read with its count right or as a lower bound, and the cue still confirms a fair
 // share of the regions without one. The goal is no stack counted wrong for certain; this frame set still has one
@@ -229,44 +270,44 @@ TEST(Observer, StacksUnderFaintShadowsAreLowerBounds) {
   Rig rig = MakeRig(6);
   const std::vector<engine::Board> boards = BoardsOfAGame(rig.table->map, 11, 5, 2);
   ASSERT_GE(boards.size(), 16u);
-  int stacks = 0, stacks_certain_wrong = 0, plain = 0, plain_certain = 0;
+  StackTally tally;
   for (size_t i = 0; i < 16; ++i) {
-    datasets::SceneOptions so;
-    so.seed = 100 + i;
-    so.stack_rate = 0.4;
-    so.overlap_rate = 0;
     auto shot = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
     shot.light.shadow_mm = 1.0;
     shot.light.shadow_deg = 60.0 * static_cast<double>(i);
     shot.light.ev = -0.5;
     shot.sensor.noise_sigma = 2;
     shot.sensor.jpeg_quality = 85;
-    datasets::Scene scene;
-    const Observation o = rig.observer->Observe(datasets::RenderScene(*rig.table, boards[i], so, shot, &scene), "stacks.jpg");
-    ASSERT_EQ(o.status, Status::kOk) << "frame " << i << ": " << rig.observer->last_reason();
-    for (const RegionObservation& t : scene.truth.regions) {
-      if (!t.race || t.tokens == 0) continue;
-      const RegionObservation& seen = o.regions[t.id];
-      if (t.tokens_certain) {
-        ++plain;
-        plain_certain += seen.tokens_certain && seen.tokens == t.tokens;
-        continue;
-      }
-      ++stacks;
-      if (seen.tokens_certain && seen.tokens != t.tokens) {
-        ++stacks_certain_wrong;
-        std::printf("frame %zu region %d: a stack, %d tokens, read as %d for certain\n", i, t.id, t.tokens, seen.tokens);
-      }
-    }
+    ObserveStacks(rig, boards[i], 100 + i, 0.4, shot, "frame " + std::to_string(i), &tally);
   }
-  std::printf("faint shadows: %d regions with a stack, %d counted for certain and wrong; %d of %d regions without one "
-              "counted for certain\n", stacks, stacks_certain_wrong, plain_certain, plain);
-  EXPECT_GE(stacks, 25);
-  EXPECT_LE(stacks_certain_wrong, 1);
+  tally.Print("faint shadows");
+  EXPECT_GE(tally.stacks, 25);
+  EXPECT_LE(tally.stacks_certain_wrong, 1);
   // With stacks in two regions of five, the shadows scatter widely and a stack of two could measure as one: a
   // quarter of the regions without a stack is still counted for certain (82 of 179 before the scatter rule, and
   // 2 stacks counted wrong; 47 with it, and 1).
-  EXPECT_GE(plain_certain, plain / 4);
+  EXPECT_GE(tally.plain_certain, tally.plain / 4);
+}
+
+// Neat stacks on boards with few tokens (a game's first turns, a SoloPlay setup), where the frame's typical shadow
+// comes from a handful of tokens, some of them stacks. The goal is no stack counted wrong for certain; these 12
+// boards still have two (board 2 region 10, a stack of three read as 2; board 12 region 8, a stack of two read as
+// 1), as the SoloPlay bench's 3p seed 2 has (four Amazons measuring 0.75, 0.77, 0.79 and 1.17 times the typical
+// shadow, the last a stack of two under the bar of 1.2). A rule flagging a shadow that stands out from the frame's
+// others by 4 times their scatter mended that frame but neither of these, and was not kept. The limit is today's,
+// so that a regression fails.
+TEST(Observer, StacksOnABoardWithFewTokensAreLowerBounds) {
+  Rig rig = MakeRig(7);
+  const std::vector<engine::Board> boards = BoardsOfAGame(rig.table->map, 21, 1, 0);
+  StackTally tally;
+  for (size_t i = 2; i < boards.size() && i < 26; i += 2) {
+    auto shot = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
+    shot.light.shadow_deg = 45.0 * static_cast<double>(i);
+    ObserveStacks(rig, boards[i], 200 + i, 0.5, shot, "board " + std::to_string(i), &tally);
+  }
+  tally.Print("few tokens");
+  EXPECT_GE(tally.stacks, 10);
+  EXPECT_LE(tally.stacks_certain_wrong, 2);
 }
 
 // A crowd of one colour: the three largest land regions, each filled with eight magenta ghouls, are read as ghouls,
