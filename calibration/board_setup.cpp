@@ -435,7 +435,7 @@ R<BoardSetup> SetupBoard(const SetupRequest& q) {
   // The assist, from points clicked on the reference photo.
   if (q.layout.empty()) {
     std::ifstream in(q.points);
-    if (!in || fs::is_directory(q.points, ec)) return R<BoardSetup>::Error(engine::CannotOpen(q.points, "points file"));
+    if (std::string why = engine::OpenProblem(in, q.points, "points file"); !why.empty()) return R<BoardSetup>::Error(why);
     const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
     if (doc.is_discarded() || !doc.is_object() || !doc.contains("points_px") || !doc["points_px"].is_object()) {
       return R<BoardSetup>::Error(q.points + ".points_px: expected {\"<region id>\": [x, y], ...} in reference pixels");

@@ -163,8 +163,8 @@ EvalReport Evaluate(const std::vector<vision::Observation>& truth, const std::ve
 engine::Result<std::vector<vision::Observation>> ReadObservations(const std::string& path) {
   using R = engine::Result<std::vector<vision::Observation>>;
   std::ifstream in(path);
+  if (std::string why = engine::OpenProblem(in, path, "observations file"); !why.empty()) return R::Error(why);
   std::error_code ec;
-  if (!in || std::filesystem::is_directory(path, ec)) return R::Error(engine::CannotOpen(path, "observations file"));
   if (const auto size = std::filesystem::file_size(path, ec); !ec && size > engine::kMaxJsonLinesBytes) {
     return R::Error(path + ": " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(engine::kMaxJsonLinesBytes) +
                     " bytes");

@@ -44,11 +44,15 @@ std::string CannotOpen(const std::filesystem::path& path, const std::string& wha
   return path.string() + ": cannot open the " + what + why;
 }
 
+std::string OpenProblem(const std::ifstream& in, const std::filesystem::path& path, const std::string& what) {
+  std::error_code ec;
+  return !in || std::filesystem::is_directory(path, ec) ? CannotOpen(path, what) : "";
+}
+
 Result<std::string> ReadFileBytes(const std::filesystem::path& path, std::uintmax_t max_bytes, const std::string& what) {
   using R = Result<std::string>;
-  std::error_code ec;
   std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path, ec)) return R::Error(CannotOpen(path, what));  // a folder opens, but reads nothing
+  if (std::string why = OpenProblem(in, path, what); !why.empty()) return R::Error(why);
   // Read at most one byte past the limit: the size a file reports may change under us (a pipe, a growing file).
   std::string bytes;
   char buffer[1 << 16];
@@ -57,6 +61,7 @@ Result<std::string> ReadFileBytes(const std::filesystem::path& path, std::uintma
     bytes.append(buffer, static_cast<size_t>(in.gcount()));
   }
   if (bytes.size() > max_bytes) {
+    std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     return R::Error(path.string() + ": the " + what + " is " + (ec ? "more than " + std::to_string(max_bytes) : std::to_string(size)) +
                     " bytes, more than the limit of " + std::to_string(max_bytes) + " bytes");

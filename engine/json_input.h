@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -35,9 +36,12 @@ Result<nlohmann::json> ParseJsonText(std::string_view text, const std::string& w
 // "<path>: not valid JSON", "<path>: JSON nested deeper than 64 levels".
 Result<nlohmann::json> ReadJsonFile(const std::filesystem::path& path, std::uintmax_t max_bytes, const std::string& what);
 
-// The whole file as bytes, at most `max_bytes` (the same errors as ReadJsonFile, without the JSON ones).
 // "PATH: cannot open the WHAT", and why when the file system tells: no such file, a folder, not readable.
 std::string CannotOpen(const std::filesystem::path& path, const std::string& what);
+// "" when `in` (opened on `path`) can be read; else CannotOpen. A folder opens, but reads nothing: it is refused.
+std::string OpenProblem(const std::ifstream& in, const std::filesystem::path& path, const std::string& what);
+
+// The whole file as bytes, at most `max_bytes` (the same errors as ReadJsonFile, without the JSON ones).
 Result<std::string> ReadFileBytes(const std::filesystem::path& path, std::uintmax_t max_bytes, const std::string& what);
 
 }  // namespace swref::engine

@@ -11,7 +11,10 @@ namespace {
 using engine::Action;
 using engine::ActionType;
 
-bool ShowsActive(const engine::ObservedRegion& seen, int race) { return seen.race && static_cast<int>(*seen.race) == race && !seen.decline; }
+bool Shows(const engine::ObservedRegion& seen, int race, bool decline) {
+  return seen.race && static_cast<int>(*seen.race) == race && seen.decline == decline;
+}
+bool ShowsActive(const engine::ObservedRegion& seen, int race) { return Shows(seen, race, false); }
 
 // How `seen` shares the active `race`'s tokens differently from `board`: the regions whose count differs (`moved`,
 // each differing only in a count read for certain) and those the player whose turn it is has just taken (`lost`:
@@ -277,8 +280,8 @@ std::optional<Amendment> FindMiscount(const GameTimeline& timeline, const engine
         if (i < 0 || i >= seen.size()) continue;
         const engine::RegionState& r = now.board()[i];
         const engine::ObservedRegion& s = seen.regions[i];
-        const bool shown = s.race && static_cast<int>(*s.race) == side.race && s.decline == side.decline;
-        if (r.race != side.race || r.decline != side.decline || r.tokens == 0 || !shown || engine::ReadsAs(r, s)) continue;
+        const bool same_side = r.race == side.race && r.decline == side.decline && Shows(s, side.race, side.decline);
+        if (!same_side || r.tokens == 0 || engine::ReadsAs(r, s)) continue;
         engine::RegionState recounted = r;
         recounted.tokens = static_cast<uint8_t>(s.tokens);
         if (s.uncertain || !s.tokens_certain || s.tokens < 1 || !engine::ReadsAs(recounted, s)) continue;

@@ -226,7 +226,6 @@ TEST(HiddenArrangement, NeverTheCurrentPlayersOwnRace) {
   EXPECT_GT(checked, 10);
 }
 
-
 // The referee's game when the camera read a conquest with `extra` tokens more than were placed: the conquest at
 // `step` made so, then the actions after it up to `until`; none when one of them is no longer legal.
 std::optional<GameTimeline> Misread(const engine::Record& header, const std::vector<engine::Action>& actions, size_t step, size_t until,
@@ -319,7 +318,6 @@ TEST(Miscount, NothingToAmendWhenTheCountsAgree) {
     EXPECT_FALSE(FindMiscount(*timeline, bound, {i}));
   }
 }
-
 
 // A defender's withdrawal the camera saw only after the attacker had ended the turn: the referee committed the end of
 // turn without it. Confirmed by the players, it is made before that end of turn and the game is the true one.
