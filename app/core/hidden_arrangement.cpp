@@ -259,8 +259,9 @@ std::optional<Amendment> FindMiscount(const GameTimeline& timeline, const engine
   const engine::Game& now = timeline.game();
   if (now.solo() || seen.size() != static_cast<int>(now.board().size())) return std::nullopt;
   for (int owner = 0; owner < static_cast<int>(now.players().size()); ++owner) {
-    // The player's races on the board: the active one, and the one in decline (Ghouls in decline keep every token,
-    // so an attack on them is followed by a withdrawal as on an active race).
+    // The player's races on the board: the active one, and every one in decline (Ghouls in decline keep every
+    // token, so an attack on them is followed by a withdrawal as on an active race; with the Spirit power a player
+    // holds two races in decline).
     struct Side {
       int race;
       bool decline;
@@ -268,10 +269,8 @@ std::optional<Amendment> FindMiscount(const GameTimeline& timeline, const engine
     std::vector<Side> sides;
     if (now.players()[owner].active >= 0) sides.push_back({now.players()[owner].active, false});
     for (const engine::RegionState& r : now.board()) {
-      if (r.owner == owner && r.decline && r.tokens > 0) {
-        sides.push_back({r.race, true});
-        break;
-      }
+      const bool known = std::any_of(sides.begin(), sides.end(), [&](const Side& s) { return s.decline && s.race == r.race; });
+      if (r.owner == owner && r.decline && r.tokens > 0 && !known) sides.push_back({r.race, true});
     }
     for (const Side& side : sides) {
       // The confirmed regions of that race and side that differ from the game in their count alone, read for certain.
