@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <utility>
 
 #include "engine/json_input.h"
@@ -51,9 +52,15 @@ DictionaryResult ReadDictionaryFile(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) return DictionaryResult::Error(engine::CannotOpen(path, "dictionary file"));
   cv::FileStorage fs;
   try {
-    if (!fs.open(path, cv::FileStorage::READ)) return DictionaryResult::Error(path + ": cannot open the dictionary file");
+    if (!fs.open(path, cv::FileStorage::READ)) {
+      // A file that is there and yet not opened: not readable, or in no format OpenCV reads.
+      const bool readable = static_cast<bool>(std::ifstream(path));
+      return DictionaryResult::Error(readable ? path + ": not an OpenCV YAML/XML/JSON file"
+                                              : engine::CannotOpen(path, "dictionary file"));
+    }
   } catch (const cv::Exception& e) {
-    return DictionaryResult::Error(path + ": not an OpenCV YAML/XML/JSON file (" + e.err + ")");
+    const bool empty = std::filesystem::file_size(path, ec) == 0 && !ec;
+    return DictionaryResult::Error(path + ": not an OpenCV YAML/XML/JSON file (" + (empty ? std::string("it is empty") : e.err) + ")");
   }
   const cv::FileNode root = fs.root();
   // readDictionary() only says yes or no: check the fields first so that the error can name the one at fault.

@@ -428,6 +428,10 @@ TEST(Dictionaries, ByNameAndFromFile) {
   auto missing = ReadDictionaryFile((dir / "none.yml").string());
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error(), (dir / "none.yml").string() + ": cannot open the dictionary file (no such file)");
+  std::ofstream((dir / "empty.yml").string());
+  auto empty = ReadDictionaryFile((dir / "empty.yml").string());
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error(), (dir / "empty.yml").string() + ": not an OpenCV YAML/XML/JSON file (it is empty)");
 }
 
 }  // namespace
