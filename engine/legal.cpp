@@ -16,12 +16,16 @@ void Conquests(const Game& game, int player, std::vector<Action>* out) {
     for (With with : {With::kNone, With::kDragon, With::kSorcery, With::kGhouls}) {
       a.with = with;
       a.die = -1;
-      const bool outright = game.Check(a) == Code::kOk;
+      const Code code = game.Check(a);
+      const bool outright = code == Code::kOk;
       if (outright) out->push_back(a);
       if (with == With::kDragon || with == With::kSorcery) continue;
       const int race = with == With::kGhouls ? game.DeclinedGhouls(player) : game.players()[player].active;
       const bool berserk = with != With::kGhouls && race >= 0 && game.civs()[race].power == Power::kBerserk;
       if (outright && !berserk) continue;  // a reinforcement attempt is for a region the tokens in hand cannot take
+      // ... and only that: a conquest refused for another reason (not adjacent, immune, the phase) is refused with
+      // the die too.
+      if (!outright && code != Code::kNotEnoughTokens) continue;
       for (int face : {0, 1, 2, 3}) {      // the attempt (or the Berserk roll) with each face of the die
         a.die = face;
         PushIfLegal(game, a, out);

@@ -10,42 +10,62 @@
 namespace swref::engine {
 namespace {
 
+// On every map: what is listed is legal, every outright conquest the rules allow is listed, and so is every attempt
+// with the die (a reinforcement, or a Berserk roll) the rules allow where the tokens in hand alone cannot take the
+// region (Berserk: wherever), for each face. (The enumeration tries the die only after the outright conquest was
+// refused for want of tokens: this checks that no other refusal hides a legal attempt.)
 TEST(EnumerateLegal, AgreesWithCheckAlongRandomGames) {
-  auto map = BuiltinMap("3p");
-  ASSERT_TRUE(map.ok());
   Rng rng(11);
-  int states = 0, checked = 0;
+  int states = 0, checked = 0, checked_die = 0;
   std::vector<Action> legal;
-  for (uint64_t seed = 1; seed <= 40; ++seed) {
-    std::string failure;
-    auto observe = [&](const Game& g, const Action&) {
-      if (!failure.empty() || rng.Below(3) != 0) return;
-      ++states;
-      EnumerateLegal(g, &legal);
-      for (const Action& a : legal)
-        if (g.Check(a) != Code::kOk) failure = "listed action is illegal: " + ToJson(a, {"P1", "P2", "P3"}).dump();
-      // Every outright conquest the rules allow is listed.
-      Action c;
-      c.type = ActionType::kConquer;
-      c.player = g.current_player();
-      for (c.region = 0; c.region < g.map().size(); ++c.region) {
-        for (With w : {With::kNone, With::kDragon, With::kSorcery, With::kGhouls}) {
-          c.with = w;
-          ++checked;
-          const bool ok = g.Check(c) == Code::kOk;
-          const bool listed = std::any_of(legal.begin(), legal.end(), [&](const Action& a) {
-            return a.type == ActionType::kConquer && a.region == c.region && a.with == w && a.die < 0;
-          });
-          if (ok != listed) failure = "conquest of region " + std::to_string(c.region) + " legal=" + std::to_string(ok) + " listed=" + std::to_string(listed);
+  for (const char* key : {"2p", "3p", "4p", "5p"}) {
+    auto map = BuiltinMap(key);
+    ASSERT_TRUE(map.ok());
+    const std::vector<std::string> names = {"P1", "P2", "P3", "P4", "P5"};
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      std::string failure;
+      auto listed = [&](const Action& c) {
+        return std::any_of(legal.begin(), legal.end(), [&](const Action& a) {
+          return a.type == ActionType::kConquer && a.region == c.region && a.with == c.with && a.die == c.die;
+        });
+      };
+      auto observe = [&](const Game& g, const Action&) {
+        if (!failure.empty() || rng.Below(3) != 0) return;
+        ++states;
+        EnumerateLegal(g, &legal);
+        for (const Action& a : legal)
+          if (g.Check(a) != Code::kOk) failure = "listed action is illegal: " + ToJson(a, names).dump();
+        Action c;
+        c.type = ActionType::kConquer;
+        c.player = g.current_player();
+        for (c.region = 0; c.region < g.map().size(); ++c.region) {
+          for (With w : {With::kNone, With::kDragon, With::kSorcery, With::kGhouls}) {
+            c.with = w;
+            c.die = -1;
+            ++checked;
+            const bool ok = g.Check(c) == Code::kOk;
+            if (ok != listed(c)) failure = "conquest of region " + std::to_string(c.region) + " legal=" + std::to_string(ok);
+            if (w == With::kDragon || w == With::kSorcery) continue;
+            const int race = w == With::kGhouls ? g.DeclinedGhouls(c.player) : g.players()[c.player].active;
+            const bool berserk = w != With::kGhouls && race >= 0 && g.civs()[race].power == Power::kBerserk;
+            if (ok && !berserk) continue;
+            for (c.die = 0; c.die < 4; ++c.die) {
+              ++checked_die;
+              const bool die_ok = g.Check(c) == Code::kOk;
+              if (die_ok != listed(c))
+                failure = "attempt on region " + std::to_string(c.region) + " with face " + std::to_string(c.die) + " legal=" + std::to_string(die_ok);
+            }
+          }
         }
-      }
-    };
-    auto game = PlayRandomGame(*map, seed, observe);
-    ASSERT_TRUE(game.ok()) << game.error();
-    ASSERT_EQ(failure, "") << "seed " << seed;
+      };
+      auto game = PlayRandomGame(*map, seed, observe);
+      ASSERT_TRUE(game.ok()) << game.error();
+      ASSERT_EQ(failure, "") << key << " seed " << seed;
+    }
   }
-  EXPECT_GT(states, 500);
-  EXPECT_GT(checked, 10000);
+  EXPECT_GT(states, 1000);
+  EXPECT_GT(checked, 20000);
+  EXPECT_GT(checked_die, 20000);
 }
 
 TEST(Game, RandomIllegalActionsChangeNothing) {
