@@ -154,6 +154,7 @@ std::string Observer::RestorePose(const calibration::BoardPose& pose, const cv::
   MakeBoardMaps(frame_pose_, setup_.layout.board_mm, K_, dist_);
   frame_pose_.ring1.release();
   pose_check_.Reset(frame, CheckAnchors());
+  possible_stacks_.clear();
   return "";
 }
 
@@ -187,6 +188,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
       return Empty(name, Status::kNoBoard, regions);
     }
     ++registrations_;
+    possible_stacks_.clear();  // the tokens are seen from elsewhere now, or it is another board
     frame_pose_.pose = *pose;
     MakeBoardMaps(frame_pose_, setup_.layout.board_mm, K_, dist_);
     frame_pose_.ring1.release();
@@ -244,9 +246,10 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   t = Clock::now();
   cv::Mat unexplained;
   instances_ = FindInstances(rect, fg, reference_board_, reference_glare_, reference_lab_, model_, region_labels_, options_, &unexplained);
-  // 6. Stacks.
+  // 6. Stacks, and the doubts of the last still frame kept.
   const cv::Point3d camera = CameraOverBoard(frame_pose_.pose.image_from_board, dist_.empty() ? nullptr : &K_, frame.size());
   JudgeStacks(instances_, rect, fg, reference_foreground_.lab, model_, camera);
+  possible_stacks_ = KeepStackDoubts(instances_, possible_stacks_);
   times_.instances = Ms(t, Clock::now());
 
   // 7. Count every region.

@@ -66,6 +66,13 @@ struct Instance {
   double wall_expected_mm = 0;       // ... for a single token there
 };
 
+// A race token that may be a stack, where it lay (KeepStackDoubts, step 6b).
+struct PossibleStack {
+  std::string kind;
+  cv::Point2d centre_mm;
+};
+inline constexpr double kSameSpotMm = 2.0;
+
 // The empty board's side of the comparison, made once (FindForeground, step 3): its Lab at 1 px/mm, and its L*'s
 // mean and variance over the texture test's windows.
 struct ForegroundReference {
@@ -138,6 +145,10 @@ class Observer {
   // just been registered with `pose` (a resumed referee, referee_session.h). An error when `frame` is unusable.
   bool holds_pose() const { return !pose_check_.empty(); }
   std::string RestorePose(const calibration::BoardPose& pose, const cv::Mat& frame);
+  // The race tokens the last still frame left as possible stacks (KeepStackDoubts), and putting them back (a resumed
+  // referee, after RestorePose, which forgets them): a resumed game reads its frames as the uninterrupted one.
+  const std::vector<PossibleStack>& possible_stacks() const { return possible_stacks_; }
+  void RestorePossibleStacks(std::vector<PossibleStack> stacks) { possible_stacks_ = std::move(stacks); }
 
  private:
   std::vector<cv::Point2d> CheckAnchors() const;  // where PoseCheck looks, in frame pixels
@@ -163,6 +174,7 @@ class Observer {
   std::vector<double> dist_;         // empty without a calibrated camera
   cv::Size camera_size_;
   FramePose frame_pose_;
+  std::vector<PossibleStack> possible_stacks_;  // the last still frame's (KeepStackDoubts); forgotten when the board is found anew
   PoseCheck pose_check_;
   int registrations_ = 0;            // full registrations so far (the cheap check said the board moved)
   std::vector<Instance> instances_;
@@ -332,6 +344,11 @@ cv::Rect PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centr
 // the camera's centre over the board (board mm) and its height (mm); z <= 0 when unknown.
 void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const cv::Mat& reference_half_lab,
                  const calibration::TokenModel& model, const cv::Point3d& camera);
+// Step 6b: doubts kept (stacks.cpp). A race token judged possibly a stack in the last still frame stays so while it
+// lies where it lay (the same kind, its centre within kSameSpotMm): the height cue only ever confirms a single
+// token, and whether it can depends on the frame (how many tokens show their shadow, the light), not on the token.
+// Returns this frame's possible stacks, for the next frame.
+std::vector<PossibleStack> KeepStackDoubts(std::vector<Instance>& instances, const std::vector<PossibleStack>& before);
 // Where the camera is over the board, from a pose (undistorted pixels) and the camera matrix; without a
 // calibrated camera (K empty) the focal length is estimated from the pose, the principal point at the centre of
 // a frame of `frame_size`.

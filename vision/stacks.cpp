@@ -11,7 +11,8 @@
 // median, and how far the tokens' shadows scatter about it is the measure's noise there. A token standing clearly
 // taller than one (or not clearly shorter than two, given that noise), or whose shadow starts well beyond its edge
 // where a single token's starts at it, is flagged: its region's count is then a lower bound (tokens_certain
-// false), never a guess.
+// false), never a guess. A board with too few shadows to learn from confirms nothing, and a token flagged in one
+// still frame stays flagged in the next while it lies where it lay (KeepStackDoubts).
 #include <algorithm>
 #include <cmath>
 
@@ -34,6 +35,7 @@ constexpr double kStackMargin = 2.5;  // a single token lies this many times the
 constexpr double kWiderWall = 3.5;    // a wall this many times wider than a single token's is a stack's
 constexpr int kEarlyPx = 3;           // a shadow's start: the first 1.5 mm beyond the footprint
 constexpr double kLateStart = 0.2;    // darkening there under this share of a single token's: the shadow starts late
+constexpr int kMinClear = 6;          // race tokens with their shadow side clear, for the frame's typical shadow to be a single's
 
 // The frame's and the empty board's half-resolution Lab (CV_32FC3, the same size: ForegroundLab of a board image of
 // `full` size, whose odd sides round) at a board pixel, bilinear: the first `kUsed` channels (the others are left 0).
@@ -159,7 +161,7 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
       inst.wall_expected_mm = kTokenMm * rho / camera.z;
     }
   }
-  if (races.size() < 3) {
+  if (races.size() < static_cast<size_t>(kMinClear)) {
     // Too few race tokens to learn the light from: none can be confirmed a single token.
     for (size_t k : races) instances[k].stack_unsure = true;
     return;
@@ -189,7 +191,7 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
   std::vector<double> typical(reach_px, 0);
   int clear_count = 0;
   for (size_t k = 0; k < races.size(); ++k) clear_count += seen[k];
-  if (clear_count >= 3) {
+  if (clear_count >= kMinClear) {
     std::vector<double> column;
     for (int i = 0; i < reach_px; ++i) {
       column.clear();
@@ -211,7 +213,10 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
   for (size_t k = 0; k < races.size(); ++k) {
     Instance& inst = instances[races[k]];
     // A token counts once for certain only when its shadow shows and reaches no further than a single token's.
-    if (!seen[k] || clear_count < 3 || peak < 0.01) {
+    // With fewer than kMinClear shadows to learn from (a game's first turns, a SoloPlay setup) the typical one
+    // may itself be a stack's: half of four tokens can be stacks, and a stack whose shadow falls on a dark border
+    // measures as short as a single's (Observer.StacksOnABoardWithFewTokensAreLowerBounds, board 2).
+    if (!seen[k] || clear_count < kMinClear || peak < 0.01) {
       inst.stack_unsure = true;
       continue;
     }
@@ -247,6 +252,17 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
     const bool late = start < kLateStart * typical_start;
     if (inst.shadow_ratio > taller || wide_wall || late) inst.stack_unsure = true;
   }
+}
+
+std::vector<PossibleStack> KeepStackDoubts(std::vector<Instance>& instances, const std::vector<PossibleStack>& before) {
+  std::vector<PossibleStack> now;
+  for (Instance& inst : instances) {
+    if (!IsRace(inst.kind)) continue;
+    for (size_t k = 0; k < before.size() && !inst.stack_unsure; ++k)
+      inst.stack_unsure = before[k].kind == inst.kind && cv::norm(before[k].centre_mm - inst.centre_mm) <= kSameSpotMm;
+    if (inst.stack_unsure) now.push_back({inst.kind, inst.centre_mm});
+  }
+  return now;
 }
 
 }  // namespace swref::vision

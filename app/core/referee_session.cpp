@@ -202,6 +202,7 @@ std::string RefereeSession::Restore(const std::map<int64_t, cv::Mat>& frames) {
   if (st.pose_frame >= 0) {
     if (std::string why = observer_->RestorePose(st.pose, *frame_at(st.pose_frame)); !why.empty())
       return where + ": frame " + std::to_string(st.pose_frame) + ": " + why;
+    observer_->RestorePossibleStacks(std::move(st.possible_stacks));
   }
   still_.Restore(st.still, st.still_frame >= 0 ? *frame_at(st.still_frame) : cv::Mat());
   still_state_ = static_cast<vision::StillWindow::State>(st.still_state);
@@ -223,7 +224,7 @@ SessionState RefereeSession::SaveState() const {
   st.still = still_.saved();
   st.still_state = static_cast<int>(still_state_);
   st.observed_frame = observed_frame_, st.still_frame = still_frame_, st.pose_frame = pose_frame_;
-  if (pose_frame_ >= 0) st.pose = observer_->last_pose();
+  if (pose_frame_ >= 0) st.pose = observer_->last_pose(), st.possible_stacks = observer_->possible_stacks();
   st.last_raw = last_raw_, st.last_sha = last_sha_, st.last_seen = last_seen_, st.committed_seen = committed_seen_,
   st.corrections = corrections_;
   st.die = die_, st.die_player = die_player_, st.open_flag = open_flag_, st.open_question = open_question_, st.flag_region = flag_region_, st.open_text = open_text_;

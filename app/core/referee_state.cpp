@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "app/core/resume_point.h"
+#include "engine/components.h"
 
 namespace swref::core {
 namespace {
@@ -54,6 +55,24 @@ void ReadPose(FieldReader& top, SessionState* s) {
     }
   }
   if (r.ok() && frame != s->pose_frame) r.Fail(r.Place("frame") + ": expected the pose_frame, " + std::to_string(s->pose_frame));
+  // The observer's possible stacks under that pose (written since this field was added; an older point has none).
+  const json* stacks = p->contains("possible_stacks") ? r.Array("possible_stacks", kMaxList) : nullptr;
+  for (size_t i = 0; stacks && i < stacks->size() && r.ok(); ++i) {
+    const std::string place = r.Place("possible_stacks") + "[" + std::to_string(i) + "]";
+    FieldReader e((*stacks)[i], place);
+    vision::PossibleStack stack;
+    e.String("kind", 64, &stack.kind);
+    for (const char* key : {"x_mm", "y_mm"}) {
+      const json& v = (*stacks)[i].is_object() && (*stacks)[i].contains(key) ? (*stacks)[i][key] : json();
+      if (e.ok() && (!v.is_number() || !std::isfinite(v.get<double>()) || std::abs(v.get<double>()) > 1e5))
+        e.Fail(e.Place(key) + ": expected a position on the board in mm");
+      else if (e.ok())
+        (key[0] == 'x' ? stack.centre_mm.x : stack.centre_mm.y) = v.get<double>();
+    }
+    if (e.ok() && !engine::RaceFromId(engine::SplitDecline(stack.kind).first)) e.Fail(e.Place("kind") + ": expected a race token kind (\"ratmen\", \"ratmen_decline\")");
+    if (!e.ok()) r.Fail(e.error);
+    else s->possible_stacks.push_back(std::move(stack));
+  }
   if (!r.ok()) top.Fail(r.error);
 }
 
@@ -114,11 +133,14 @@ json ToJson(const SessionState& s, const std::vector<std::string>& players) {
   if (s.pose_frame >= 0) {
     json m = json::array();
     for (int i = 0; i < 9; ++i) m.push_back(s.pose.image_from_board.val[i]);
+    json stacks = json::array();
+    for (const vision::PossibleStack& p : s.possible_stacks) stacks.push_back({{"kind", p.kind}, {"x_mm", p.centre_mm.x}, {"y_mm", p.centre_mm.y}});
     pose = {{"frame", s.pose_frame},
             {"mode", static_cast<int>(s.pose.mode)},
             {"image_from_board", m},
             {"residual_px", s.pose.residual_px},
-            {"markers_found", s.pose.markers_found}};
+            {"markers_found", s.pose.markers_found},
+            {"possible_stacks", stacks}};
   }
   return {{"last_frame", s.last_frame},
           {"frames_seen", s.frames_seen},

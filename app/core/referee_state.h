@@ -20,6 +20,7 @@
 #include "engine/observed.h"
 #include "engine/record.h"
 #include "engine/result.h"
+#include "vision/observer.h"
 #include "vision/still.h"
 
 namespace swref::core {
@@ -38,6 +39,7 @@ struct SessionState {
   int64_t still_frame = -1;        // the frame the still window compares the next one with (-1: none)
   int64_t pose_frame = -1;         // the frame the observer's held pose was found in (-1: none held)
   calibration::BoardPose pose;     // ... that pose
+  std::vector<vision::PossibleStack> possible_stacks;  // ... and the observer's doubts under it (KeepStackDoubts)
   engine::ObservedBoard last_raw;  // the last reading before corrections (empty: none yet)
   std::string last_sha;            // ... its digest
   std::optional<engine::ObservedBoard> last_seen;

@@ -183,9 +183,25 @@ TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
   context.players = session->players();
   for (int k = 0; k < session->journal().size(); ++k) context.kinds.push_back(session->journal().kind(k));
   context.scores = session->game().scores().size();
-  auto kept = ParseSessionState(ToJson(session->SaveState(), session->players()), context, "point");
+  const SessionState saved = session->SaveState();
+  const nlohmann::json doc = ToJson(saved, session->players());
+  auto kept = ParseSessionState(doc, context, "point");
   ASSERT_TRUE(kept) << kept.error();
   EXPECT_EQ(kept->question_regions, session->open_regions());
+  // ... and so the observer's possible stacks (a resumed game reads its frames as the uninterrupted one), exactly.
+  ASSERT_FALSE(saved.possible_stacks.empty()) << "an early board: every race token is a possible stack";
+  ASSERT_EQ(kept->possible_stacks.size(), saved.possible_stacks.size());
+  for (size_t i = 0; i < saved.possible_stacks.size(); ++i) {
+    EXPECT_EQ(kept->possible_stacks[i].kind, saved.possible_stacks[i].kind);
+    EXPECT_EQ(kept->possible_stacks[i].centre_mm, saved.possible_stacks[i].centre_mm);
+  }
+  nlohmann::json bad = doc;
+  bad["pose"]["possible_stacks"][0]["kind"] = "mountain";
+  EXPECT_EQ(ParseSessionState(bad, context, "point").error(),
+            "point.pose.possible_stacks[0].kind: expected a race token kind (\"ratmen\", \"ratmen_decline\")");
+  bad = doc;
+  bad["pose"]["possible_stacks"][0]["x_mm"] = "left";
+  EXPECT_EQ(ParseSessionState(bad, context, "point").error(), "point.pose.possible_stacks[0].x_mm: expected a position on the board in mm");
   const auto answer = table_->Answer(*session, truth_frame);
   ASSERT_TRUE(answer.has_value());
   for (int region : session->open_regions())

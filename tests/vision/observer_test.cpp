@@ -290,12 +290,13 @@ TEST(Observer, StacksUnderFaintShadowsAreLowerBounds) {
 }
 
 // Neat stacks on boards with few tokens (a game's first turns, a SoloPlay setup), where the frame's typical shadow
-// comes from a handful of tokens, some of them stacks. The goal is no stack counted wrong for certain; these 12
-// boards still have two (board 2 region 10, a stack of three read as 2; board 12 region 8, a stack of two read as
-// 1), as the SoloPlay bench's 3p seed 2 has (four Amazons measuring 0.75, 0.77, 0.79 and 1.17 times the typical
-// shadow, the last a stack of two under the bar of 1.2). A rule flagging a shadow that stands out from the frame's
-// others by 4 times their scatter mended that frame but neither of these, and was not kept. The limit is today's,
-// so that a regression fails.
+// comes from a handful of tokens, some of them stacks. The goal is no stack counted wrong for certain. Board 2 (a
+// stack of three read as 2: four tokens, the stack's shadow on a dark border measuring 0.84 of the typical one) is
+// mended by confirming nothing single with fewer than six clear shadows (stacks.cpp, kMinClear). Board 12 region 8
+// (a stack of two read as 1) is still wrong: the enrolled footprint of the kind has a wedge on one side (4.5 mm past
+// the token), and turned towards the light's shadow it covers the stack's shadow, so the measure starts past it.
+// Opening the footprint at enrollment mended it but took the first suite's region error 53 -> 55 and 58; not kept.
+// The limit is today's, so that a regression fails.
 TEST(Observer, StacksOnABoardWithFewTokensAreLowerBounds) {
   Rig rig = MakeRig(7);
   const std::vector<engine::Board> boards = BoardsOfAGame(rig.table->map, 21, 1, 0);
@@ -307,7 +308,63 @@ TEST(Observer, StacksOnABoardWithFewTokensAreLowerBounds) {
   }
   tally.Print("few tokens");
   EXPECT_GE(tally.stacks, 10);
-  EXPECT_LE(tally.stacks_certain_wrong, 2);
+  EXPECT_LE(tally.stacks_certain_wrong, 1);
+}
+
+// The doubt about a stack outlives the frame (KeepStackDoubts): four single tokens on a board are all possibly
+// stacks (too few shadows to learn a single token's from), and stay so when more tokens join them under the same
+// camera (one in every other land region without a lost tribe), although judged alone, all of them together let
+// the shadows confirm some of the four. Found anew (another board
+// or a moved camera), the board is judged afresh. (The SoloPlay bench's 3p seed 2 had a stack of two counted as 1
+// for certain in 8 frames: not confirmable with five tokens on the board, confirmed, wrongly, with the sixth.)
+TEST(Observer, APossibleStackStaysSoWhileItLiesWhereItLay) {
+  Rig rig = MakeRig(5);
+  engine::Board full = datasets::SetupBoard(*rig.table->map);
+  std::vector<int> area;  // land without a lost tribe (a mountain may stand there), the plain regions first
+  for (const int mountains : {0, 1}) {
+    for (const engine::Region& r : rig.table->map->regions)
+      if (!r.IsWater() && !full[r.id].lost_tribe && full[r.id].mountain == mountains) area.push_back(r.id);
+  }
+  ASSERT_GE(area.size(), 10u);
+  for (size_t k = 0; k < area.size(); ++k) {
+    engine::RegionState& s = full[area[k]];
+    s.owner = k < 4 ? 0 : 1;
+    s.race = static_cast<int8_t>(k < 4 ? engine::Race::kRatmen : engine::Race::kGiants);
+    s.tokens = 1;
+  }
+  datasets::SceneOptions so;
+  so.stack_rate = 0;
+  so.overlap_rate = 0;
+  const datasets::Scene many = datasets::PlaceBoard(full, *rig.table->grid, so);
+  datasets::Scene few = many;  // the same four tokens where they lie, without the others
+  std::erase_if(few.placements, [&](const datasets::Placement& p) { return p.kind == "giants"; });
+  const auto shot = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
+  const cv::Point3d camera = datasets::CameraOverBoard(shot, rig.table->layout.board_mm);
+  auto photo = [&](const datasets::Scene& scene) { return datasets::RenderFrame(datasets::ComposeWorld(rig.table->empty, scene, shot.light, &camera), shot); };
+  const cv::Mat few_photo = photo(few), many_photo = photo(many);
+  auto certain_of_the_four = [&](const Observation& o) {
+    EXPECT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
+    int certain = 0;
+    for (int k = 0; k < 4 && o.status == Status::kOk; ++k) {
+      EXPECT_EQ(o.regions[area[k]].race, "ratmen") << "region " << area[k];
+      EXPECT_EQ(o.regions[area[k]].tokens, 1) << "region " << area[k];
+      certain += o.regions[area[k]].tokens_certain;
+    }
+    return certain;
+  };
+  // Judged alone, all of them let some of the four count once for certain: else this test would say nothing.
+  rig.observer->ForgetPose();
+  const int alone = certain_of_the_four(rig.observer->Observe(many_photo, "all.jpg"));
+  ASSERT_GE(alone, 1);
+  // The four first: none can be confirmed. Then all of them, the board unmoved: the four stay possible stacks.
+  rig.observer->ForgetPose();
+  EXPECT_EQ(certain_of_the_four(rig.observer->Observe(few_photo, "four.jpg")), 0);
+  const int registrations = rig.observer->registrations();
+  EXPECT_EQ(certain_of_the_four(rig.observer->Observe(many_photo, "all.jpg")), 0);
+  EXPECT_EQ(rig.observer->registrations(), registrations) << "the board was found anew: the test's premise fails";
+  // Found anew, the board is judged as it was alone.
+  rig.observer->ForgetPose();
+  EXPECT_EQ(certain_of_the_four(rig.observer->Observe(many_photo, "all.jpg")), alone);
 }
 
 // A crowd of one colour: the three largest land regions, each filled with eight magenta ghouls, are read as ghouls,
