@@ -13,6 +13,7 @@ using nlohmann::json;
 constexpr size_t kMaxList = 10000;  // corrections, waiting events, options, actions of an option
 constexpr size_t kMaxText = 64 << 10;
 constexpr int64_t kMaxFrame = int64_t{1} << 40;
+constexpr double kMaxMm = 1e5;        // a board coordinate
 
 json BoardJson(const engine::ObservedBoard& board) { return json(engine::ToJson(board)); }
 json RegionJson(const engine::ObservedRegion& region) { return BoardJson(engine::ObservedBoard{{region}}); }
@@ -58,20 +59,20 @@ void ReadPose(FieldReader& top, SessionState* s) {
   // The observer's possible stacks under that pose (written since this field was added; an older point has none).
   const json* stacks = p->contains("possible_stacks") ? r.Array("possible_stacks", kMaxList) : nullptr;
   for (size_t i = 0; stacks && i < stacks->size() && r.ok(); ++i) {
-    const std::string place = r.Place("possible_stacks") + "[" + std::to_string(i) + "]";
-    FieldReader e((*stacks)[i], place);
+    const json& entry = (*stacks)[i];
+    FieldReader e(entry, r.Place("possible_stacks") + "[" + std::to_string(i) + "]");
     vision::PossibleStack stack;
-    e.String("kind", 64, &stack.kind);
-    for (const char* key : {"x_mm", "y_mm"}) {
-      const json& v = (*stacks)[i].is_object() && (*stacks)[i].contains(key) ? (*stacks)[i][key] : json();
-      if (e.ok() && (!v.is_number() || !std::isfinite(v.get<double>()) || std::abs(v.get<double>()) > 1e5))
-        e.Fail(e.Place(key) + ": expected a position on the board in mm");
-      else if (e.ok())
-        (key[0] == 'x' ? stack.centre_mm.x : stack.centre_mm.y) = v.get<double>();
-    }
-    if (e.ok() && !engine::RaceFromId(engine::SplitDecline(stack.kind).first)) e.Fail(e.Place("kind") + ": expected a race token kind (\"ratmen\", \"ratmen_decline\")");
+    auto mm = [&](const char* key, double* out) {  // a coordinate on the board
+      const json v = entry.is_object() && entry.contains(key) ? entry[key] : json();
+      if (!v.is_number() || !std::isfinite(v.get<double>()) || std::abs(v.get<double>()) > kMaxMm)
+        return e.Fail(e.Place(key) + ": expected a position on the board in mm");
+      *out = v.get<double>();
+      return true;
+    };
+    if (e.String("kind", 64, &stack.kind) && !engine::RaceFromId(engine::SplitDecline(stack.kind).first))
+      e.Fail(e.Place("kind") + ": expected a race token kind (\"ratmen\", \"ratmen_decline\")");
+    if (e.ok() && mm("x_mm", &stack.centre_mm.x) && mm("y_mm", &stack.centre_mm.y)) s->possible_stacks.push_back(std::move(stack));
     if (!e.ok()) r.Fail(e.error);
-    else s->possible_stacks.push_back(std::move(stack));
   }
   if (!r.ok()) top.Fail(r.error);
 }
@@ -134,7 +135,8 @@ json ToJson(const SessionState& s, const std::vector<std::string>& players) {
     json m = json::array();
     for (int i = 0; i < 9; ++i) m.push_back(s.pose.image_from_board.val[i]);
     json stacks = json::array();
-    for (const vision::PossibleStack& p : s.possible_stacks) stacks.push_back({{"kind", p.kind}, {"x_mm", p.centre_mm.x}, {"y_mm", p.centre_mm.y}});
+    for (const vision::PossibleStack& p : s.possible_stacks)
+      stacks.push_back({{"kind", p.kind}, {"x_mm", p.centre_mm.x}, {"y_mm", p.centre_mm.y}});
     pose = {{"frame", s.pose_frame},
             {"mode", static_cast<int>(s.pose.mode)},
             {"image_from_board", m},

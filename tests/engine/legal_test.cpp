@@ -53,7 +53,8 @@ TEST(EnumerateLegal, AgreesWithCheckAlongRandomGames) {
               ++checked_die;
               const bool die_ok = g.Check(c) == Code::kOk;
               if (die_ok != listed(c))
-                failure = "attempt on region " + std::to_string(c.region) + " with face " + std::to_string(c.die) + " legal=" + std::to_string(die_ok);
+                failure = "attempt on region " + std::to_string(c.region) + " with face " + std::to_string(c.die) +
+                          " legal=" + std::to_string(die_ok);
             }
           }
         }

@@ -340,7 +340,9 @@ TEST(Observer, APossibleStackStaysSoWhileItLiesWhereItLay) {
   std::erase_if(few.placements, [&](const datasets::Placement& p) { return p.kind == "giants"; });
   const auto shot = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
   const cv::Point3d camera = datasets::CameraOverBoard(shot, rig.table->layout.board_mm);
-  auto photo = [&](const datasets::Scene& scene) { return datasets::RenderFrame(datasets::ComposeWorld(rig.table->empty, scene, shot.light, &camera), shot); };
+  auto photo = [&](const datasets::Scene& scene) {
+    return datasets::RenderFrame(datasets::ComposeWorld(rig.table->empty, scene, shot.light, &camera), shot);
+  };
   const cv::Mat few_photo = photo(few), many_photo = photo(many);
   auto certain_of_the_four = [&](const Observation& o) {
     EXPECT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
