@@ -36,6 +36,7 @@ constexpr double kWiderWall = 3.5;    // a wall this many times wider than a sin
 constexpr int kEarlyPx = 3;           // a shadow's start: the first 1.5 mm beyond the footprint
 constexpr double kLateStart = 0.2;    // darkening there under this share of a single token's: the shadow starts late
 constexpr int kMinClear = 6;          // race tokens with their shadow side clear, for the frame's typical shadow to be a single's
+constexpr double kLeanIntoShadowMm = 0.4;  // a token's top leaning this far over its own shadow hides a stack's (below)
 
 // The frame's and the empty board's half-resolution Lab (CV_32FC3, the same size: ForegroundLab of a board image of
 // `full` size, whose odd sides round) at a board pixel, bilinear: the first `kUsed` channels (the others are left 0).
@@ -250,7 +251,14 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
     double start = 0, typical_start = 0;
     for (int i = 0; i < kEarlyPx; ++i) start += profiles[k][i], typical_start += typical[i];
     const bool late = start < kLateStart * typical_start;
-    if (inst.shadow_ratio > taller || wide_wall || late) inst.stack_unsure = true;
+    // Or its top leans over its own shadow: seen from a camera above the board's middle, a token's top face lies
+    // displaced away from the point below the camera, by its height x that distance / the camera's height. Where that
+    // is towards the shadow, the top of a stack of two covers what its shadow has more than a single token's (one
+    // token's height of shadow, 1-1.5 mm, less the lean): 0.4 mm of lean leaves 0.6 mm under the faintest light, about
+    // a pixel (Observer.StacksUnderFaintShadowsAreLowerBounds, frame 5: a stack near the board's far edge, 0.43 mm).
+    const cv::Point2d from_below = inst.centre_mm - cv::Point2d(camera.x, camera.y);
+    const bool leans = camera.z > 0 && from_below.dot(dir) / camera.z * kTokenMm >= kLeanIntoShadowMm;
+    if (inst.shadow_ratio > taller || wide_wall || late || leans) inst.stack_unsure = true;
   }
 }
 
