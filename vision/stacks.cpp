@@ -11,8 +11,9 @@
 // median, and how far the tokens' shadows scatter about it is the measure's noise there. A token standing clearly
 // taller than one (or not clearly shorter than two, given that noise), or whose shadow starts well beyond its edge
 // where a single token's starts at it, is flagged: its region's count is then a lower bound (tokens_certain
-// false), never a guess. A board with too few shadows to learn from confirms nothing, and a token flagged in one
-// still frame stays flagged in the next while it lies where it lay (KeepStackDoubts).
+// false), never a guess. A board with too few shadows to learn from confirms nothing, nor is a token confirmed
+// whose top leans over its own shadow, and a token flagged in one still frame stays flagged in the next while it
+// lies where it lay (KeepStackDoubts).
 #include <algorithm>
 #include <cmath>
 
