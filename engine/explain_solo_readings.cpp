@@ -231,8 +231,11 @@ bool SoloRunner::FailedAttempt(bool ghouls) {
   const bool berserk = !ghouls && IsBerserk(game_, race);
   const bool hand = diff_.setup || game_.FromHand(static_cast<Race>(race));
   std::vector<Placement> drops;
+  // (The in-decline Ghouls attack before the active race: a region of theirs the active race conquers after lost
+  // its tokens to that conquest, not to the attempt.)
+  const std::vector<int>& later = ghouls ? diff_.targets : std::vector<int>{};
   for (int i = 0; !hand && i < seen_.size(); ++i)
-    if (const int s = Spare(i, race, ghouls); s > 0) drops.push_back({i, s});
+    if (const int s = Spare(i, race, ghouls); s > 0 && std::find(later.begin(), later.end(), i) == later.end()) drops.push_back({i, s});
   if (!hand && drops.empty()) return false;
   std::vector<Action> candidates;
   auto consider = [&](int region, const std::vector<Placement>& from) {
@@ -480,6 +483,10 @@ Simulated SoloRunner::Finish() {
     Action end;
     if (game_.Check(end) != Code::kOk) s.fit = Fit::kNone;
   }
+  // Another die told this turn is another attempt, and only the active race attacks after it has begun (the
+  // in-decline Ghouls go first): a reading that ends the active race's conquests (its own roll, an erosion, the
+  // redeployment) fits it at best loosely. (A Ghouls' failed roll, with the active race conquering after, does not.)
+  if (die_final_ && s.fit == Fit::kExact && game_.turn().conquests_over) s.fit = Fit::kLoose;
   reading_.exact = s.fit == Fit::kExact;
   if (!stuck_) s.key = StateKey(game_);
   s.reading = reading_;
@@ -528,18 +535,25 @@ int SimulateOrder(const Game& committed, const ObservedBoard& seen, const SoloDi
     return run.failed_candidates();
   }
   run.Pick();
+  // A failed attempt whose tokens have not come back is read when they do; until then the best reading is to wait.
+  // The in-decline Ghouls' attackers wait in hand while the active race goes on conquering: its conquests are read
+  // meanwhile (else the board, changed by them, would fit only readings that explain the missing Ghouls otherwise,
+  // as eroded).
+  bool awaiting = false;
   for (bool ghouls : {true, false}) {
     run.ConquerAll(ghouls);
     if (failed && recipe.die_ghouls == ghouls) {
       if (!run.FailedAttempt(ghouls)) return run.failed_candidates();
-      if (run.AwaitsReturn(ghouls)) {  // read when the tokens come back; until then the best reading is to wait
-        Simulated wait = run.Finish();
-        wait.awaiting = true;
-        out->push_back(wait);
-        return 0;
-      }
+      awaiting = run.AwaitsReturn(ghouls);
+      if (awaiting) continue;
     }
     run.Redeploy(ghouls);
+  }
+  if (awaiting) {
+    Simulated wait = run.Finish();
+    wait.awaiting = true;
+    out->push_back(wait);
+    return 0;
   }
   run.Erosions();
   out->push_back(run.Finish());
@@ -558,7 +572,13 @@ bool SimulateRecipe(const Game& committed, const ObservedBoard& seen, const Solo
       const size_t before = tried.size();
       const int regions = SimulateOrder(committed, seen, diff, recipe, context, order, choice, &tried);
       *simulated += static_cast<int>(tried.size() - before);
-      const bool done = std::any_of(tried.begin(), tried.end(), legal) || recipe.die != Recipe::Die::kFailed || choice + 1 >= regions;
+      // Another region for the failed attempt cannot mend a conquest the rules reject (the order's fault): the
+      // next order is tried instead, within the same bound.
+      const Reading* last = tried.size() > before ? &tried.back().reading : nullptr;
+      const Action* refused = last && last->illegal >= 0 ? &last->actions[last->illegal].action : nullptr;
+      const bool order_refused = refused && refused->type == ActionType::kConquer && refused->die < 0;
+      const bool done =
+          std::any_of(tried.begin(), tried.end(), legal) || recipe.die != Recipe::Die::kFailed || choice + 1 >= regions || order_refused;
       if (done) break;
     }
     const auto found = std::find_if(tried.begin(), tried.end(), legal);

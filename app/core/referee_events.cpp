@@ -168,12 +168,17 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       if (!AmendHiddenArrangement(&out) || !AmendMiscount(named, &out)) return out;
       const engine::ExplainKind corrected_kind =
           open_flag_ >= 0 ? engine::Explain(game(), *last_seen_, Context(false)).kind : engine::ExplainKind::kIllegal;
-      if (corrected_kind == engine::ExplainKind::kExplained) {
-        // The flag was raised on a misreading: read right, the board is what legal actions leave. The attempt as
+      if (corrected_kind == engine::ExplainKind::kExplained || corrected_kind == engine::ExplainKind::kPending) {
+        // The flag was raised on a misreading: read right, the board is what legal actions leave (or are leaving: a
+        // failed attack's tokens not yet back, tokens lifted for the next attack). The attempt as
         // read does not stand (it is resolved as not made) and the corrected board is judged anew below. (Read right
         // as before the attempt, it was taken back: Judge resolves it so.)
         auto r = journal_.AppendResolution(open_flag_, false, "withdrawn: the players corrected the reading");
         if (!r) return Written(r.error(), &out), out;
+        // A die the misread attempt took is given back (unless another was told since): the attempt read right
+        // may be the one that rolled it.
+        if (const engine::Action* attempt = journal_.FlagAttempt(open_flag_); attempt && attempt->die >= 0 && die_ < 0)
+          die_ = attempt->die, die_player_ = attempt->player;
         Notice n{NoticeKind::kResolved, -1, "the flag is withdrawn: read right, the board breaks no rule", r->seq};
         n.data = {{"withdrawn", true}};
         out.push_back(n);

@@ -433,10 +433,14 @@ void RefereeSession::TellCoins(std::vector<Notice>* out) {
 }
 
 void RefereeSession::CommitReading(const engine::Reading& reading, size_t count, int64_t frame, std::vector<Notice>* out) {
+  // The told die is spent by the committed action that rolled it (or by a flagged attempt: Judge), not by what a
+  // reading holds after the actions committed.
+  bool die_spent = false;
   for (size_t i = 0; i < count && i < reading.actions.size(); ++i) {
     if (!CommitAction(reading.actions[i].action, frame, out)) return;
+    die_spent = die_spent || reading.actions[i].action.die >= 0;
   }
-  if (reading.die_used) die_ = -1, die_player_ = -1;
+  if (die_spent) die_ = -1, die_player_ = -1;
 }
 
 bool RefereeSession::Flaggable(engine::ActionType type) const {
@@ -503,6 +507,7 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
       CommitObservation(seen, frame, image, out);
       CommitReading(e.reading, static_cast<size_t>(std::max(0, e.reading.illegal)), frame, out);
       const engine::Action& attempt = e.reading.actions[e.reading.illegal].action;
+      if (attempt.die >= 0) die_ = -1, die_player_ = -1;  // the roll was made (given back if the flag is withdrawn)
       auto flag = journal_.AppendFlag(attempt);
       if (!flag) return void(Written(flag.error(), out));
       open_flag_ = *flag;

@@ -234,6 +234,49 @@ TEST(ExplainSolo, FlagsAnErosionThatStopsShort) {
   EXPECT_EQ(e.verdict().code, Code::kBadPlacement) << e.text;
 }
 
+// The referee bench's SoloPlay game 3p seed 2 (tests/engine/data/solo-3p-seed-2.json, its script with the illegal
+// moves slipped in): its actions up to `n`, those the rules refuse (taken back at the table) left out.
+Game Ghouls3pAfter(size_t n, std::vector<Action>* actions) {
+  std::ifstream in(std::string(SWREF_SOURCE_DIR) + "/tests/engine/data/solo-3p-seed-2.json");
+  auto record = ParseRecord(json::parse(in));
+  EXPECT_TRUE(record.ok()) << record.error();
+  auto game = StartGame(*record, ".");
+  EXPECT_TRUE(game.ok()) << game.error();
+  Game g = std::move(*game);
+  for (size_t i = 0; i < n && i < record->actions.size(); ++i) (void)g.Apply(record->actions[i]);
+  *actions = record->actions;
+  return g;
+}
+
+// The in-decline Ghouls' reinforced attack fails (their token goes to hand), then the active Halflings conquer on:
+// pending until the Ghoul comes back, never read as the Halflings' roll and an erosion of the Ghouls' region (which
+// would end the conquests, and flag the next one). Told another die, the first is the Ghouls'.
+TEST(ExplainSolo, TheGhoulsFailedAttackWaitsWhileTheActiveRaceConquers) {
+  std::vector<Action> actions;
+  const Game g = Ghouls3pAfter(64, &actions);
+  ASSERT_EQ(actions[64].with, With::kGhouls);
+  ASSERT_EQ(actions[64].die, 1);
+  Game truth = g;
+  ExplainContext context;
+  context.die = 1;
+  for (size_t i = 64; i < 68; ++i) {
+    ASSERT_TRUE(truth.Apply(actions[i]).ok()) << i;
+    if (i == 64) continue;
+    const Explanation e = Explain(g, ObserveBoard(truth.board()), context);
+    EXPECT_EQ(e.kind, ExplainKind::kPending) << "after action " << i << ": " << e.text;
+  }
+  context.die_final = true;
+  const Explanation e = Explain(g, ObserveBoard(truth.board()), context);
+  ASSERT_EQ(e.kind, ExplainKind::kExplained) << e.text;
+  ASSERT_EQ(e.reading.actions.size(), 4u) << e.text;
+  EXPECT_EQ(e.reading.actions[0].action.with, With::kGhouls) << e.text;
+  EXPECT_EQ(e.reading.actions[0].action.die, 1) << e.text;
+  for (size_t k = 1; k < 4; ++k) EXPECT_EQ(e.reading.actions[k].action.region, actions[64 + k].region) << e.text;
+  Game read = g;
+  ASSERT_TRUE(ApplyReading(&read, e.reading).ok());
+  EXPECT_FALSE(read.turn().conquests_over);  // the second die's attempt may follow
+}
+
 TEST(ExplainSolo, FlagsASetupRaceAttackingAnotherOne) {
   const Game g = SoloAfter(5);  // the Elves are being placed; the Trolls hold 20, 21, 19, 15
   Action bad;
