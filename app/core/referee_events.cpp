@@ -85,13 +85,10 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
         return out;
       }
       if (!record_event()) return out;
-      if (die_ >= 0 && last_seen_ && game().solo()) {  // SoloPlay: the unused die's failed attack is read now
-        die_final_ = true;
-        Judge(*last_seen_, -1, "", false, &out);
-        die_final_ = false;
-      }
+      const int unused = die_, unused_player = die_player_;
       die_ = event.face;
       die_player_ = static_cast<int>(who - names.begin());
+      if (unused >= 0 && last_seen_ && game().solo()) JudgeFinalDie(unused, unused_player, &out);  // its failed attack, read now
       return out;
     }
     case EventType::kAccept:
@@ -132,7 +129,13 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       const engine::Reading chosen = question_options_[event.option];
       open_question_ = -1, open_text_.clear(), question_options_.clear(), question_regions_.clear();
       if (last_seen_) CommitObservation(*last_seen_, -1, "", &out);
-      CommitReading(chosen, chosen.actions.size(), -1, &out);
+      if (question_die_ >= 0) {  // the reading rolls the die of before the last one told, which stays
+        const int told = die_, told_player = die_player_;
+        CommitReading(chosen, chosen.actions.size(), -1, &out);
+        die_ = told, die_player_ = told_player, question_die_ = -1, question_die_player_ = -1;
+      } else {
+        CommitReading(chosen, chosen.actions.size(), -1, &out);
+      }
       ApplyDeferred(&out);
       return out;
     }
@@ -152,6 +155,8 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
         regions += (regions.empty() ? "" : ", ") + std::to_string(region);
       }
       last_seen_ = corrected;
+      const int question_die = open_question_ >= 0 ? question_die_ : -1, question_die_player = question_die_player_;
+      question_die_ = -1, question_die_player_ = -1;
       if (open_question_ >= 0) {
         auto a = journal_.AppendAnswer(open_question_, {{"correct", event.body}}, true);
         if (!a) return Written(a.error(), &out), out;
@@ -184,7 +189,11 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
         out.push_back(n);
         open_flag_ = -1, flag_region_ = -1, open_text_.clear();
       }
-      Judge(*last_seen_, -1, "", false, &out);
+      if (question_die >= 0) {
+        JudgeFinalDie(question_die, question_die_player, &out);  // the question's die, read with the board corrected
+      } else {
+        Judge(*last_seen_, -1, "", false, &out);
+      }
       ApplyDeferred(&out);
       return out;
     }

@@ -210,6 +210,7 @@ std::string RefereeSession::Restore(const std::map<int64_t, cv::Mat>& frames) {
   observed_frame_ = st.observed_frame, still_frame_ = st.still_frame, pose_frame_ = st.pose_frame;
   last_raw_ = std::move(st.last_raw), last_sha_ = std::move(st.last_sha), last_seen_ = std::move(st.last_seen);
   committed_seen_ = std::move(st.committed_seen), corrections_ = std::move(st.corrections);
+  question_die_ = st.question_die, question_die_player_ = st.question_die_player;
   die_ = st.die, die_player_ = st.die_player, open_flag_ = st.open_flag, open_question_ = st.open_question, flag_region_ = st.flag_region,
   open_text_ = std::move(st.open_text);
   deferred_.assign(st.deferred.begin(), st.deferred.end());
@@ -227,6 +228,7 @@ SessionState RefereeSession::SaveState() const {
   if (pose_frame_ >= 0) st.pose = observer_->last_pose(), st.possible_stacks = observer_->possible_stacks();
   st.last_raw = last_raw_, st.last_sha = last_sha_, st.last_seen = last_seen_, st.committed_seen = committed_seen_,
   st.corrections = corrections_;
+  st.question_die = question_die_, st.question_die_player = question_die_player_;
   st.die = die_, st.die_player = die_player_, st.open_flag = open_flag_, st.open_question = open_question_, st.flag_region = flag_region_, st.open_text = open_text_;
   st.deferred.assign(deferred_.begin(), deferred_.end());
   st.options = question_options_;
@@ -432,6 +434,17 @@ void RefereeSession::TellCoins(std::vector<Notice>* out) {
   }
 }
 
+void RefereeSession::JudgeFinalDie(int die, int player, std::vector<Notice>* out) {
+  const int told = die_, told_player = die_player_;
+  die_ = die, die_player_ = player, question_die_ = -1, question_die_player_ = -1;
+  die_final_ = true;
+  Judge(*last_seen_, -1, "", false, out);
+  die_final_ = false;
+  // A question that reading raised is answered with that die: its readings roll it (not the one told since).
+  if (open_question_ >= 0 && die_ >= 0) question_die_ = die_, question_die_player_ = die_player_;
+  die_ = told, die_player_ = told_player;
+}
+
 void RefereeSession::CommitReading(const engine::Reading& reading, size_t count, int64_t frame, std::vector<Notice>* out) {
   // The told die is spent by the committed action that rolled it (or by a flagged attempt: Judge), not by what a
   // reading holds after the actions committed.
@@ -491,6 +504,7 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
     if (!a) return void(Written(a.error(), out));
     out->push_back({NoticeKind::kAnswered, frame, "the board settled the question", *a});
     open_question_ = -1, open_text_.clear(), question_options_.clear(), question_regions_.clear();
+    question_die_ = -1, question_die_player_ = -1;  // the board moved on: that die's attempt is read no more
   }
   switch (e.kind) {
     case engine::ExplainKind::kNoChange:

@@ -140,6 +140,9 @@ class RefereeSession {
   RefereeSession(RefereeOptions options, Journal journal, std::unique_ptr<vision::Observer> observer);
   // The board as observed, judged; `frame`: where it came from (-1: re-judged for an event).
   void Judge(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, bool turn_ending, std::vector<Notice>* out);
+  // SoloPlay, another die told while `die` (of `player`) is unused: the last board judged with it as the die of a
+  // failed attempt (die_final), the die told kept aside.
+  void JudgeFinalDie(int die, int player, std::vector<Notice>* out);
   void CommitReading(const engine::Reading& reading, size_t count, int64_t frame, std::vector<Notice>* out);
   bool CommitAction(const engine::Action& action, int64_t frame, std::vector<Notice>* out);
   void CommitObservation(const engine::ObservedBoard& seen, int64_t frame, const std::string& image, std::vector<Notice>* out);
@@ -179,6 +182,7 @@ class RefereeSession {
   // The told die is `player`'s (one of an older resume point, without its player, is whoever plays).
   bool DieIsFor(int player) const { return die_player_ < 0 || die_player_ == player; }
   bool die_final_ = false;                            // SoloPlay: another die is told; the unused one is read now
+  int question_die_ = -1, question_die_player_ = -1;  // ... and the open question that reading raised rolls it
   int open_flag_ = -1, open_question_ = -1;
   int flag_region_ = -1;                              // the open flag's region
   std::deque<TableEvent> deferred_;                   // told actions waiting for an open question to be settled

@@ -160,6 +160,8 @@ json ToJson(const SessionState& s, const std::vector<std::string>& players) {
           {"corrections", corrections},
           {"die", s.die},
           {"die_player", s.die_player},
+          {"question_die", s.question_die},
+          {"question_die_player", s.question_die_player},
           {"open_flag", s.open_flag},
           {"open_question", s.open_question},
           {"flag_region", s.flag_region},
@@ -206,6 +208,12 @@ engine::Result<SessionState> ParseSessionState(const json& doc, const StateConte
   if (doc.is_object() && doc.contains("die_player")) r.Int("die_player", -1, static_cast<int>(context.players.size()) - 1, &s.die_player);
   r.Int("open_flag", -1, entries - 1, &s.open_flag);
   r.Int("open_question", -1, entries - 1, &s.open_question);
+  // The die an open question's readings roll (SoloPlay; written since this field was added).
+  if (doc.is_object() && doc.contains("question_die")) {
+    r.Int("question_die", -1, 3, &s.question_die);
+    r.Int("question_die_player", -1, static_cast<int>(context.players.size()) - 1, &s.question_die_player);
+    if (r.ok() && s.question_die >= 0 && s.open_question < 0) r.Fail(r.Place("question_die") + ": no question is open");
+  }
   r.Int("flag_region", -1, regions - 1, &s.flag_region);
   r.String("open_text", kMaxText, &s.open_text);
   if (r.ok() && s.open_flag >= 0 && context.kinds[s.open_flag] != EntryKind::kFlag)

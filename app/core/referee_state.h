@@ -46,6 +46,7 @@ struct SessionState {
   engine::ObservedBoard committed_seen;
   std::map<int, RegionCorrection> corrections;  // by region
   int die = -1, die_player = -1, open_flag = -1, open_question = -1, flag_region = -1;
+  int question_die = -1, question_die_player = -1;  // SoloPlay: the die the open question's readings roll
   std::string open_text;
   std::vector<TableEvent> deferred;      // told actions waiting for the board to be settled
   std::vector<engine::Reading> options;  // the open question's readings (actions and die_used are kept)

@@ -202,6 +202,20 @@ TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
   bad = doc;
   bad["pose"]["possible_stacks"][0]["x_mm"] = "left";
   EXPECT_EQ(ParseSessionState(bad, context, "point").error(), "point.pose.possible_stacks[0].x_mm: expected a position on the board in mm");
+  // The die a SoloPlay question's readings roll (JudgeFinalDie) is kept with the question; an older point has none.
+  nlohmann::json with_die = doc;
+  with_die["question_die"] = 2, with_die["question_die_player"] = 0;
+  auto die_kept = ParseSessionState(with_die, context, "point");
+  ASSERT_TRUE(die_kept) << die_kept.error();
+  EXPECT_EQ(die_kept->question_die, 2);
+  EXPECT_EQ(die_kept->question_die_player, 0);
+  with_die.erase("question_die"), with_die.erase("question_die_player");
+  auto older = ParseSessionState(with_die, context, "point");
+  ASSERT_TRUE(older) << older.error();
+  EXPECT_EQ(older->question_die, -1);
+  bad = doc;
+  bad["question_die"] = 2, bad["open_question"] = -1;
+  EXPECT_EQ(ParseSessionState(bad, context, "point").error(), "point.question_die: no question is open");
   const auto answer = table_->Answer(*session, truth_frame);
   ASSERT_TRUE(answer.has_value());
   for (int region : session->open_regions())
