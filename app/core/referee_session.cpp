@@ -434,6 +434,32 @@ void RefereeSession::TellCoins(std::vector<Notice>* out) {
   }
 }
 
+namespace {
+
+// The regions an action names, in order, each once: a conquest's (and its attackers'), a redeploy's, an erosion's.
+std::vector<int> RegionsNamed(const engine::Action& a) {
+  std::vector<int> out;
+  auto add = [&](int r) {
+    if (r >= 0 && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  };
+  add(a.region);
+  for (const auto* list : {&a.from, &a.placement, &a.add, &a.encampments})
+    for (const engine::Placement& p : *list) add(p.region);
+  add(a.move.from), add(a.move.to);
+  for (const engine::Move& m : a.hole_moves) add(m.from), add(m.to);
+  for (int r : a.heroes) add(r);
+  add(a.fortress);
+  for (int r : a.regions) add(r);
+  return out;
+}
+
+}  // namespace
+
+std::vector<int> RefereeSession::flag_regions() const {
+  const engine::Action* attempt = open_flag_ >= 0 ? journal_.FlagAttempt(open_flag_) : nullptr;
+  return attempt ? RegionsNamed(*attempt) : std::vector<int>{};
+}
+
 void RefereeSession::JudgeFinalDie(int die, int player, std::vector<Notice>* out) {
   const int told = die_, told_player = die_player_;
   die_ = die, die_player_ = player, question_die_ = -1, question_die_player_ = -1;
@@ -529,7 +555,8 @@ void RefereeSession::Judge(const engine::ObservedBoard& seen, int64_t frame, con
       const engine::Verdict& v = e.verdict();
       open_text_ = std::string(engine::ToString(v.code)) + ": " + v.why;
       Notice n{NoticeKind::kFlag, frame, players()[attempt.player] + " " + Attempted(attempt) + " against the rules: " + open_text_, *flag};
-      n.data = {{"region", attempt.region}, {"code", engine::ToString(v.code)}, {"why", v.why}, {"player", players()[attempt.player]}};
+      n.data = {{"region", attempt.region}, {"regions", RegionsNamed(attempt)}, {"code", engine::ToString(v.code)}, {"why", v.why},
+                {"player", players()[attempt.player]}};
       if (frame >= 0) n.ms = MsSince(frame_time_);
       out->push_back(n);
       return;

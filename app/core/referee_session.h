@@ -124,6 +124,7 @@ class RefereeSession {
   int open_question() const { return open_question_; }                        // its journal seq, or -1
   const std::vector<int>& open_regions() const { return question_regions_; }  // the regions the open question names
   int flag_region() const { return flag_region_; }                            // the open flag's region, or -1
+  std::vector<int> flag_regions() const;  // every region the open flag's attempt names (a SoloPlay erosion's, a redeploy's)
   const std::string& open_text() const { return open_text_; }                 // the open flag's or question's sentence
   const vision::Observation& last_observation() const { return last_observation_; }
   // The board as last judged: the last observation with the players' corrections.

@@ -77,9 +77,10 @@ void TruthPlayers::OnNotice(const Notice& notice, const std::function<void(const
     asked = false;
     const int64_t frame = session_.last_observed_frame();  // the players look at the board the referee read
     if (frame < 0 || frame >= static_cast<int64_t>(truth_.size())) break;
-    // They confirm what the referee asks about: the question's regions, the flagged region.
+    // They confirm what the referee asks about: the question's regions, the regions the flagged attempt names (a
+    // conquest's region and its attackers', an erosion's, a redeploy's).
     std::vector<int> confirm = session_.open_regions();
-    if (session_.open_flag() >= 0 && session_.flag_region() >= 0) confirm.push_back(session_.flag_region());
+    for (int r : session_.flag_regions()) confirm.push_back(r);
     const engine::ObservedBoard real = ToObserved(truth_[frame]);
     int wrong = 0;
     const nlohmann::json list = TruthCorrections(*session_.last_seen(), real, confirm, &wrong);
