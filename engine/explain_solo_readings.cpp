@@ -466,8 +466,10 @@ void SoloRunner::Erosions() {
     // holds it, is no erosion before the turn ends (read as one, mid-turn, it was flagged against the rules: the
     // referee bench's solo 4p seed 3, a stack of two in decline read as 1+ at every conquest of the next race).
     bool lost = false;
-    for (int i = 0; i < seen_.size(); ++i)
-      lost = lost || (board()[i].race == r && Shown(seen_.regions[i], r, true) < board()[i].tokens && !ReadsAs(board()[i], seen_.regions[i]));
+    for (int i = 0; i < seen_.size(); ++i) {
+      const RegionState& b = board()[i];
+      lost = lost || (b.race == r && Shown(seen_.regions[i], r, true) < b.tokens && !ReadsAs(b, seen_.regions[i]));
+    }
     if (!lost && !turn_ending_) continue;
     Action a;
     a.type = ActionType::kErode;
