@@ -233,7 +233,8 @@ bool SoloRunner::FailedAttempt(bool ghouls) {
   std::vector<Placement> drops;
   // (The in-decline Ghouls attack before the active race: a region of theirs the active race conquers after lost
   // its tokens to that conquest, not to the attempt.)
-  const std::vector<int>& later = ghouls ? diff_.targets : std::vector<int>{};
+  static const std::vector<int> kNone;
+  const std::vector<int>& later = ghouls ? diff_.targets : kNone;
   for (int i = 0; !hand && i < seen_.size(); ++i)
     if (const int s = Spare(i, race, ghouls); s > 0 && std::find(later.begin(), later.end(), i) == later.end()) drops.push_back({i, s});
   if (!hand && drops.empty()) return false;
