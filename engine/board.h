@@ -35,6 +35,8 @@ struct RegionState {
     return tokens + lost_tribe + mountain + troll_lair + fortress + encampments + hole + hero + dragon > 0;
   }
   int DefencePieces() const { return mountain + troll_lair + fortress + encampments; }
+  // SoloPlay: the region's defence against erosion (each lair, fortress, encampment and hole takes 1 off the demand).
+  int ErosionDefence() const { return troll_lair + fortress + encampments + hole; }
   int Count(Piece piece) const;
   void ClearOccupant() {  // the race leaves: the pieces that belong to it go too, mountains stay
     owner = kNobody, race = -1, decline = false, tokens = 0;

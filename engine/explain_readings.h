@@ -88,7 +88,7 @@ class SuspectList {
 // is no index into the game's players).
 std::string OwnerName(const Game& game, int owner);
 
-// Limits both readings share (explain_readings.cpp, explain_solo_readings.cpp).
+// Limits both readings share (explain_readings.cpp; explain_solo_readings.cpp and explain_solo_runner.cpp).
 constexpr int kMaxSorceryTargets = 3;  // targets tried both as conversions and as conquests (2^3 masks)
 constexpr int kMaxOrdered = 4;         // targets whose every order is tried when the greedy order is not legal (4! = 24)
 
@@ -106,7 +106,7 @@ std::vector<Recipe> DieVariants(const ExplainContext& context, bool berserk, siz
 void GreedyConquests(size_t count, bool prefer, const std::function<bool(int)>& preferred, const std::function<bool(int, bool)>& allowed,
                      const std::function<bool(int, bool)>& legal_now, const std::function<void(int, bool)>& conquer);
 
-// Both readings' conquests of `targets` (explain_readings.cpp, explain_solo_readings.cpp): in the order given
+// Both readings' conquests of `targets` (explain_readings.cpp, explain_solo_runner.cpp): in the order given
 // (indices into `targets`, when the greedy order was not legal), else by GreedyConquests, with the regions seen with a
 // hole first when `holes` and the reinforced conquest of the recipe last (not for a Berserk roll). `run` provides
 // LegalNow(i, ghouls, last), whether the i-th target's conquest is legal now, and Take(i, ghouls, last), which makes it.

@@ -10,8 +10,6 @@
 namespace swref::engine {
 namespace {
 
-int Defence(const RegionState& r) { return r.troll_lair + r.fortress + r.encampments + r.hole; }
-
 std::vector<int> RegionsOf(const Game& game, int race) {
   std::vector<int> out;
   for (int i = 0; i < game.map().size(); ++i)
@@ -85,8 +83,8 @@ std::optional<Action> MoveBetween(const Game& game, bool neighbouring, Rng& rng)
 std::optional<Action> ErosionOrder(const Game& game, const Action& next) {
   if (next.type != ActionType::kErode) return std::nullopt;
   const std::vector<int> regions = RegionsOf(game, next.race);
-  const auto defended = std::find_if(regions.begin(), regions.end(), [&](int i) { return Defence(game.board()[i]) > 0; });
-  const bool open = std::any_of(regions.begin(), regions.end(), [&](int i) { return Defence(game.board()[i]) == 0; });
+  const auto defended = std::find_if(regions.begin(), regions.end(), [&](int i) { return game.board()[i].ErosionDefence() > 0; });
+  const bool open = std::any_of(regions.begin(), regions.end(), [&](int i) { return game.board()[i].ErosionDefence() == 0; });
   Action a = next;
   if (defended != regions.end() && open) {
     a.regions = {*defended};

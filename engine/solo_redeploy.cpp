@@ -7,12 +7,6 @@
 #include "engine/verdict_text.h"
 
 namespace swref::engine {
-namespace {
-
-// Defence of a region against erosion: each lair, fortress, encampment and hole takes 1 off the demand.
-int Defence(const RegionState& r) { return r.troll_lair + r.fortress + r.encampments + r.hole; }
-
-}  // namespace
 
 Code Game::CheckPieces(Race race, const Action& a, const std::vector<int>& after, std::string* why) const {
   const CivState& c = civ(race);
@@ -207,7 +201,7 @@ Code Game::CheckErode(const Action& a, std::string* why) const {
   }
   const int demand = static_cast<int>(it - due.begin()) + 1;
   int unprotected = 0;
-  for (const RegionState& r : board_) unprotected += r.race == a.race && Defence(r) == 0;
+  for (const RegionState& r : board_) unprotected += r.race == a.race && r.ErosionDefence() == 0;
   std::set<int> seen;
   int left = demand, listed_unprotected = 0;
   for (int region : a.regions) {
@@ -218,12 +212,12 @@ Code Game::CheckErode(const Action& a, std::string* why) const {
         return name + " lose " + std::to_string(demand) + " tokens, all taken before " + RegionName(region) + " is considered";
       });
     const RegionState& r = board_[region];
-    if (Defence(r) > 0 && listed_unprotected < unprotected)
+    if (r.ErosionDefence() > 0 && listed_unprotected < unprotected)
       return Reject(why, Code::kBadPlacement, [&] {
         return RegionName(region) + " is protected: the regions of " + name + " without a defence are considered first";
       });
-    listed_unprotected += Defence(r) == 0;
-    left -= std::min(left, Defence(r));
+    listed_unprotected += r.ErosionDefence() == 0;
+    left -= std::min(left, r.ErosionDefence());
     left -= std::min(left, static_cast<int>(r.tokens));
   }
   if (left > 0 && static_cast<int>(seen.size()) < RegionsHeld(race))
@@ -244,7 +238,7 @@ void Game::DoErode(const Action& a) {
   int left = static_cast<int>(std::find(due.begin(), due.end(), static_cast<Race>(a.race)) - due.begin()) + 1;
   for (int region : a.regions) {
     RegionState& r = board_[region];
-    left -= std::min(left, Defence(r));
+    left -= std::min(left, r.ErosionDefence());
     const int take = std::min(left, static_cast<int>(r.tokens));
     left -= take;
     r.tokens = static_cast<uint8_t>(r.tokens - take);
