@@ -129,13 +129,10 @@ std::vector<Notice> RefereeSession::Tell(const TableEvent& event) {
       const engine::Reading chosen = question_options_[event.option];
       open_question_ = -1, open_text_.clear(), question_options_.clear(), question_regions_.clear();
       if (last_seen_) CommitObservation(*last_seen_, -1, "", &out);
-      if (question_die_ >= 0) {  // the reading rolls the die of before the last one told, which stays
-        const int told = die_, told_player = die_player_;
-        CommitReading(chosen, chosen.actions.size(), -1, &out);
+      const int told = die_, told_player = die_player_;
+      CommitReading(chosen, chosen.actions.size(), -1, &out);
+      if (question_die_ >= 0)  // the reading rolled the die of before the last one told, which stays
         die_ = told, die_player_ = told_player, question_die_ = -1, question_die_player_ = -1;
-      } else {
-        CommitReading(chosen, chosen.actions.size(), -1, &out);
-      }
       ApplyDeferred(&out);
       return out;
     }
