@@ -3,7 +3,8 @@
 // A region is uncertain (confidence below the threshold, its count a lower bound) when a token in it was named
 // without enough confidence, when it holds a possible stack, when two races share it (one of them is misread),
 // when glare blinds the camera over much of it, when foreground lies in it that no token explains, or when a token
-// in it is too uncertain to be counted at all (named without confidence, or a piece mostly hidden that fits badly).
+// in it is too uncertain to be counted at all (named without confidence, or a piece mostly hidden that fits badly),
+// or when a piece in it that fits badly was named partly hidden in glare.
 //
 // Mountains are immovable (rulebook: "Mountains are immovable, and remain in place"): one lies on every mountain
 // region from setup to the end, so the map reports them, not the camera. The camera still finds them (their
@@ -36,6 +37,17 @@ constexpr double kNotCountedBelow = 0.1;
 constexpr double kHiddenPieceVisible = 0.7;
 constexpr double kHiddenPieceFit = 6.0;
 constexpr double kHiddenPieceConfidence = 0.3;
+// A piece (as above) partly hidden (less than kGlaredPieceVisible in view) that fits worse than kHiddenPieceFit,
+// with more than half the board within kGlareReachMm of its centre under glare, was named from what shows between
+// the tokens through the glare: counted, but its region uncertain (kGlaredPieceConfidence). On the second accuracy
+// suite (2p photo 43) a fortress was "seen" beside a wizards token on a board washed out by a lamp, 74 % in view,
+// fitting 7.3, with confidence 0.62: silent. With the rule it is flagged: wrong and not flagged 2 -> 1 over both
+// suites, 1 more region flagged (936 -> 937). Without the "partly hidden" condition, 30 more were flagged (real lost
+// tribes fitting badly in glare); dropping such pieces instead (kHiddenPieceVisible at 0.8, glare or not) took 5
+// real ones away on the first suite.
+constexpr double kGlaredPieceVisible = 0.9;
+constexpr double kGlareReachMm = 8.0;
+constexpr double kGlaredPieceConfidence = 0.4;
 
 bool IsRaceKind(const std::string& kind, std::string* race, bool* decline) {
   const auto [base, is_decline] = engine::SplitDecline(kind);
@@ -58,10 +70,23 @@ std::vector<int> PixelsPerRegion(const cv::Mat& mask, const cv::Mat& region_labe
   return n;
 }
 
+// The share of the board within `radius_mm` of `centre_mm` that `mask` covers (0 when it is empty).
+double ShareNear(const cv::Mat& mask, cv::Point2d centre_mm, double radius_mm) {
+  if (mask.empty()) return 0;
+  const int r = cvRound(radius_mm * kBoardPxPerMm);
+  const cv::Point c(cvRound(centre_mm.x * kBoardPxPerMm), cvRound(centre_mm.y * kBoardPxPerMm));
+  const cv::Rect box = cv::Rect(c.x - r, c.y - r, 2 * r + 1, 2 * r + 1) & cv::Rect(0, 0, mask.cols, mask.rows);
+  if (box.empty()) return 0;
+  cv::Mat disc = cv::Mat::zeros(box.size(), CV_8U);
+  cv::circle(disc, c - box.tl(), r, cv::Scalar(255), cv::FILLED);
+  const int area = cv::countNonZero(disc);
+  return area ? static_cast<double>(cv::countNonZero(mask(box) & disc)) / area : 0;
+}
+
 }  // namespace
 
-Observation CountRegions(const std::vector<Instance>& instances, const engine::Map& map, const cv::Mat& blind, const cv::Mat& region_labels,
-                         const cv::Mat& unexplained, double min_confidence) {
+Observation CountRegions(const std::vector<Instance>& instances, const engine::Map& map, const cv::Mat& region_labels, const FrameDoubts& doubts,
+                         double min_confidence) {
   constexpr double kPx2 = kBoardPxPerMm * kBoardPxPerMm;
   Observation obs;
   obs.regions.resize(map.size());
@@ -91,6 +116,10 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
       t.dropped = true;
       continue;
     }
+    if (!race_token && !mountain && inst.visible < kGlaredPieceVisible && inst.fit > kHiddenPieceFit &&
+        ShareNear(doubts.glare, inst.centre_mm, kGlareReachMm) > 0.5) {
+      t.confidence = std::min(t.confidence, kGlaredPieceConfidence);
+    }
     if (race_token) {
       t.races[inst.kind] += std::max(1, inst.stack);
       t.stack = t.stack || inst.stack > 1 || inst.stack_unsure;
@@ -100,8 +129,8 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
       ++t.pieces[inst.kind];
     }
   }
-  const std::vector<int> blind_px = PixelsPerRegion(blind, region_labels, map.size());
-  const std::vector<int> stray_px = PixelsPerRegion(unexplained, region_labels, map.size());
+  const std::vector<int> blind_px = PixelsPerRegion(doubts.blind, region_labels, map.size());
+  const std::vector<int> stray_px = PixelsPerRegion(doubts.unexplained, region_labels, map.size());
   for (int r = 0; r < map.size(); ++r) {
     RegionObservation& o = obs.regions[r];
     o.id = r;

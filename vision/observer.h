@@ -354,9 +354,17 @@ std::vector<PossibleStack> KeepStackDoubts(std::vector<Instance>& instances, con
 // a frame of `frame_size`.
 cv::Point3d CameraOverBoard(const cv::Matx33d& image_from_board, const cv::Matx33d* K, cv::Size frame_size);
 
-// Step 7: every region (count.cpp). `blind` (optional): pixels glare saturated; `unexplained` (optional):
-// foreground no token explains. A region holding a token's worth of either is uncertain.
-Observation CountRegions(const std::vector<Instance>& instances, const engine::Map& map, const cv::Mat& blind,
-                         const cv::Mat& region_labels, const cv::Mat& unexplained, double min_confidence);
+// What the frame shows besides the tokens, for the count (board pixels, CV_8U, 255 = yes; each may be empty).
+struct FrameDoubts {
+  cv::Mat blind;        // glare saturated the camera (Foreground::blind)
+  cv::Mat glare;        // glare on the board (Foreground::glare)
+  cv::Mat unexplained;  // foreground no token explains
+};
+
+// Step 7: every region (count.cpp). A region holding a token's worth of blind or unexplained pixels is uncertain;
+// so is one where a piece that fits badly was named partly hidden in glare (`region_labels`: may be empty when
+// `doubts` is).
+Observation CountRegions(const std::vector<Instance>& instances, const engine::Map& map, const cv::Mat& region_labels,
+                         const FrameDoubts& doubts, double min_confidence);
 
 }  // namespace swref::vision

@@ -1,5 +1,6 @@
 // Step 7 (count.cpp): regions reported from the instances found in them.
 #include <gtest/gtest.h>
+#include <opencv2/imgproc.hpp>
 
 #include "vision/observer.h"
 
@@ -25,7 +26,7 @@ class CountRegionsTest : public ::testing::Test {
     ASSERT_GE(plain_, 0);
   }
   Observation Count(const std::vector<Instance>& instances) const {
-    return CountRegions(instances, *map_, cv::Mat(), cv::Mat(), cv::Mat(), 0.55);
+    return CountRegions(instances, *map_, cv::Mat(), FrameDoubts{}, 0.55);
   }
   std::shared_ptr<const engine::Map> map_;
   int mountain_ = -1, plain_ = -1;
@@ -68,7 +69,7 @@ TEST_F(CountRegionsTest, ATokenNamedWithoutConfidenceIsNotCounted) {
   EXPECT_EQ(o.regions[mountain_].tokens, 0);
   EXPECT_LT(o.regions[mountain_].confidence, 0.55);
   // Uncertain whatever the threshold of certainty is set to.
-  const Observation lax = CountRegions({Token("orcs", plain_), Token("orcs", plain_, 0.05)}, *map_, cv::Mat(), cv::Mat(), cv::Mat(), 0.01);
+  const Observation lax = CountRegions({Token("orcs", plain_), Token("orcs", plain_, 0.05)}, *map_, cv::Mat(), FrameDoubts{}, 0.01);
   EXPECT_EQ(lax.regions[plain_].tokens, 1);
   EXPECT_FALSE(lax.regions[plain_].tokens_certain);
   // Named with little confidence but more than that: counted, and uncertain.
@@ -98,6 +99,25 @@ TEST_F(CountRegionsTest, AMostlyHiddenPieceThatFitsBadlyIsNotCounted) {
   }
   const Observation pile = Count({Token("trolls", plain_), piece("trolls", 0.42, 7.0)});
   EXPECT_EQ(pile.regions[plain_].tokens, 2);
+}
+
+// A piece partly hidden in glare that fits badly may be glare between the tokens: counted, its region uncertain.
+// In view, fitting well, or out of the glare, it is sure.
+TEST_F(CountRegionsTest, APartlyHiddenPieceInGlareThatFitsBadlyLeavesItsRegionUncertain) {
+  const cv::Point2d at(100, 100);
+  cv::Mat glare = cv::Mat::zeros(cvRound(400 * kBoardPxPerMm), cvRound(600 * kBoardPxPerMm), CV_8U);
+  cv::circle(glare, at * kBoardPxPerMm, cvRound(20 * kBoardPxPerMm), cv::Scalar(255), cv::FILLED);
+  auto count = [&](double visible, double fit, cv::Point2d centre) {
+    Instance i = Token("fortress", plain_);
+    i.visible = visible, i.fit = fit, i.centre_mm = centre;
+    return CountRegions({Token("wizards", plain_), i}, *map_, cv::Mat(), FrameDoubts{cv::Mat(), glare, cv::Mat()}, 0.55).regions[plain_];
+  };
+  const RegionObservation glared = count(0.74, 7.3, at);
+  EXPECT_EQ(glared.pieces, (std::map<std::string, int>{{"fortress", 1}}));
+  EXPECT_LT(glared.confidence, 0.55);
+  EXPECT_GE(count(1.0, 7.3, at).confidence, 0.55);
+  EXPECT_GE(count(0.74, 3.0, at).confidence, 0.55);
+  EXPECT_GE(count(0.74, 7.3, at + cv::Point2d(100, 0)).confidence, 0.55);
 }
 
 }  // namespace
