@@ -120,5 +120,21 @@ TEST_F(CountRegionsTest, APartlyHiddenPieceInGlareThatFitsBadlyLeavesItsRegionUn
   EXPECT_GE(count(0.74, 7.3, at + cv::Point2d(100, 0)).confidence, 0.55);
 }
 
+// A piece partly hidden that fits badly, where the race tokens may be stacked: more may lie hidden, the region is
+// uncertain. Beside a single token, or in view, it is sure.
+TEST_F(CountRegionsTest, APartlyHiddenPieceBesideAPossibleStackLeavesItsRegionUncertain) {
+  auto count = [&](double visible, bool stack) {
+    Instance token = Token("humans", plain_);
+    token.stack_unsure = stack;
+    Instance piece = Token("encampment", plain_);
+    piece.visible = visible, piece.fit = 7.3;
+    return Count({token, piece}).regions[plain_];
+  };
+  EXPECT_LT(count(0.87, true).confidence, 0.55);
+  EXPECT_EQ(count(0.87, true).pieces, (std::map<std::string, int>{{"encampment", 1}}));
+  EXPECT_GE(count(0.87, false).confidence, 0.55);
+  EXPECT_GE(count(1.0, true).confidence, 0.55);
+}
+
 }  // namespace
 }  // namespace swref::vision
