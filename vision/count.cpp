@@ -37,7 +37,7 @@ constexpr double kNotCountedBelow = 0.1;
 constexpr double kHiddenPieceVisible = 0.7;
 constexpr double kHiddenPieceFit = 6.0;
 constexpr double kHiddenPieceConfidence = 0.3;
-// A piece (as above) partly hidden (less than kGlaredPieceVisible in view) that fits worse than kHiddenPieceFit,
+// A piece (as above) partly hidden (less than kPartlyHiddenVisible in view) that fits worse than kHiddenPieceFit,
 // with more than half the board within kGlareReachMm of its centre under glare, was named from what shows between
 // the tokens through the glare: counted, but its region uncertain (kGlaredPieceConfidence). On the second accuracy
 // suite (2p photo 43) a fortress was "seen" beside a wizards token on a board washed out by a lamp, 74 % in view,
@@ -45,17 +45,16 @@ constexpr double kHiddenPieceConfidence = 0.3;
 // suites, 1 more region flagged (936 -> 937). Without the "partly hidden" condition, 30 more were flagged (real lost
 // tribes fitting badly in glare); dropping such pieces instead (kHiddenPieceVisible at 0.8, glare or not) took 5
 // real ones away on the first suite.
-constexpr double kGlaredPieceVisible = 0.9;
-// A piece partly hidden (less than kGlaredPieceVisible in view) that fits worse than kHiddenPieceFit, in a region
-// whose race tokens may be stacked: more pieces may lie under the tokens too, so its pieces are not sure (the
-// confidence at most kPieceUnderStackConfidence). On the accuracy suite (5p photo 5) ten humans tokens, a stack of
-// five among them, lay on five encampments; two were seen, 87 and 88 % in view, fitting 7.3 and 11.1, and the
-// region reported them with confidence 0.64: silent. With the rule: wrong and not flagged 1 -> 0 over both suites,
-// region errors as before, 17 more regions flagged (937 -> 954 of 20,787). Any piece partly hidden, however well
-// it fits, flagged 27 more.
-constexpr double kPieceUnderStackConfidence = 0.5;
+constexpr double kPartlyHiddenVisible = 0.9;
 constexpr double kGlareReachMm = 8.0;
 constexpr double kGlaredPieceConfidence = 0.4;
+// Such a piece (partly hidden, fitting badly) in a region whose race tokens may be stacked: more pieces may lie
+// under the tokens too, so its pieces are not sure (the confidence at most kPieceUnderStackConfidence). On the
+// accuracy suite (5p photo 5) ten humans tokens, a stack of five among them, lay on five encampments; two were
+// seen, 87 and 88 % in view, fitting 7.3 and 11.1, and the region reported them with confidence 0.64: silent. With
+// the rule: wrong and not flagged 1 -> 0 over both suites, region errors as before, 17 more regions flagged (937 ->
+// 954 of 20,787). Any piece partly hidden, however well it fits, flagged 27 more.
+constexpr double kPieceUnderStackConfidence = 0.5;
 
 bool IsRaceKind(const std::string& kind, std::string* race, bool* decline) {
   const auto [base, is_decline] = engine::SplitDecline(kind);
@@ -125,8 +124,8 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
       t.dropped = true;
       continue;
     }
-    if (!race_token && !mountain && inst.visible < kGlaredPieceVisible && inst.fit > kHiddenPieceFit &&
-        ShareNear(doubts.glare, inst.centre_mm, kGlareReachMm) > 0.5) {
+    const bool hidden_and_bad = !race_token && !mountain && inst.visible < kPartlyHiddenVisible && inst.fit > kHiddenPieceFit;
+    if (hidden_and_bad && ShareNear(doubts.glare, inst.centre_mm, kGlareReachMm) > 0.5) {
       t.confidence = std::min(t.confidence, kGlaredPieceConfidence);
     }
     if (race_token) {
@@ -136,7 +135,7 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
       ++t.lost_tribe;
     } else {
       ++t.pieces[inst.kind];
-      t.piece_under = t.piece_under || (!mountain && inst.visible < kGlaredPieceVisible && inst.fit > kHiddenPieceFit);
+      t.piece_under = t.piece_under || hidden_and_bad;
     }
   }
   const std::vector<int> blind_px = PixelsPerRegion(doubts.blind, region_labels, map.size());
