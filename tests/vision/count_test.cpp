@@ -120,6 +120,29 @@ TEST_F(CountRegionsTest, APartlyHiddenPieceInGlareThatFitsBadlyLeavesItsRegionUn
   EXPECT_GE(count(0.74, 7.3, at + cv::Point2d(100, 0)).confidence, 0.55);
 }
 
+// Where glare saturated the camera nothing can be seen: a token named there (a grey decline side fits white well) is
+// not counted, its region uncertain. Beside such a patch it is counted.
+TEST_F(CountRegionsTest, ATokenNamedOnSaturatedWhiteIsNotCounted) {
+  const cv::Point2d at(100, 100);
+  cv::Mat blind = cv::Mat::zeros(cvRound(400 * kBoardPxPerMm), cvRound(600 * kBoardPxPerMm), CV_8U);
+  cv::circle(blind, at * kBoardPxPerMm, cvRound(10 * kBoardPxPerMm), cv::Scalar(255), cv::FILLED);
+  auto count = [&](cv::Point2d centre) {
+    Instance i = Token("sorcerers_decline", plain_);
+    i.centre_mm = centre;
+    const cv::Mat no_region(blind.size(), CV_32S, cv::Scalar(-1));  // the blind pixels lie in no region
+    return CountRegions({i}, *map_, no_region, FrameDoubts{blind, cv::Mat(), cv::Mat()}, 0.55).regions[plain_];
+  };
+  const RegionObservation on_white = count(at);
+  EXPECT_FALSE(on_white.race.has_value());
+  EXPECT_EQ(on_white.tokens, 0);
+  EXPECT_FALSE(on_white.tokens_certain);
+  EXPECT_LT(on_white.confidence, 0.55);
+  const RegionObservation beside = count(at + cv::Point2d(25, 0));
+  EXPECT_EQ(beside.race, "sorcerers");
+  EXPECT_EQ(beside.tokens, 1);
+  EXPECT_GE(beside.confidence, 0.55);
+}
+
 // A piece partly hidden that fits badly, where the race tokens may be stacked: more may lie hidden, the region is
 // uncertain. Beside a single token, or in view, it is sure.
 TEST_F(CountRegionsTest, APartlyHiddenPieceBesideAPossibleStackLeavesItsRegionUncertain) {
