@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "tests/test_images.h"
+#include "tests/vision/rig.h"
 #include <opencv2/imgproc.hpp>
 
 #include "datasets/dataset.h"
@@ -17,47 +18,9 @@ namespace swref::vision {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A synthetic table, its setup (registered on a clean reference photo) and a model enrolled from its crops.
-struct Rig {
-  std::unique_ptr<datasets::SyntheticTable> table;
-  std::optional<Observer> observer;
-};
-
-Rig MakeRig(uint64_t seed) {
-  Rig rig;
-  datasets::TableOptions to;
-  to.seed = seed;
-  auto t = datasets::MakeSyntheticTable(to);
-  EXPECT_TRUE(t.ok()) << t.error();
-  rig.table = std::move(*t);
-  const fs::path dir = fs::temp_directory_path() / ("swref_rig_" + std::to_string(::getpid()) + "_" + std::to_string(seed));
-  fs::remove_all(dir);
-  datasets::DatasetOptions o;
-  o.out = dir.string();
-  o.scenes = 1;
-  o.crops_per_kind = 4;
-  o.table.seed = seed;
-  o.lens = datasets::Lens{1.2 * 1920, 0, 0};  // a distortion-free camera: the test frames below have none
-  EXPECT_TRUE(datasets::GenerateDataset(o).ok());
-  // The setup's reference photo: the crops were taken under its light, as at a real setup.
-  const cv::Mat reference = swref::test::LoadImage((dir / "reference.png").string());
-  calibration::BoardSetup setup;
-  setup.map = "2p";
-  setup.layout = rig.table->layout;
-  setup.reference_size = reference.size();
-  auto pose = calibration::RegisterByMarkers(reference, *rig.table->layout.markers, "reference");
-  EXPECT_TRUE(pose.ok());
-  setup.pose = *pose;
-  const cv::Size2d b = setup.layout.board_mm;
-  auto patches = calibration::ReadCropFolder((dir / "crops").string(), {}, calibration::PxPerMmAt(pose->image_from_board, {b.width / 2, b.height / 2}));
-  EXPECT_TRUE(patches.ok());
-  auto model = calibration::TokenModel::Build(*patches);
-  EXPECT_TRUE(model.ok());
-  fs::remove_all(dir);
-  rig.observer.emplace(setup, rig.table->map, std::move(*model), reference, ObserverOptions{});
-  return rig;
-}
+using test::BoardsOfAGame;
+using test::MakeRig;
+using test::Rig;
 
 // The land regions without pieces or a lost tribe on `board`, largest first.
 std::vector<int> LargestPlainLand(const datasets::SyntheticTable& table, const engine::Board& board) {
@@ -180,17 +143,6 @@ TEST(Observer, SeesArmsAsMotion) {
   datasets::AddRandomArms(shot, 1, 5);
   const Observation o = rig.observer->Observe(datasets::RenderFrame(rig.table->empty, shot), "arm.jpg");
   EXPECT_EQ(o.status, Status::kMotion) << rig.observer->last_reason();
-}
-
-// The board after every `every`-th action of a random game, from the `first`-th on.
-std::vector<engine::Board> BoardsOfAGame(const std::shared_ptr<const engine::Map>& map, uint64_t seed, int every, int first) {
-  std::vector<engine::Board> boards;
-  int k = 0;
-  auto game = engine::PlayRandomGame(map, seed, [&](const engine::Game& g, const engine::Action&) {
-    if (k++ % every == first) boards.push_back(g.board());
-  });
-  EXPECT_TRUE(game.ok());
-  return boards;
 }
 
 // Clean overhead photos of real game states (no overlaps, no stacks): the pipeline's base line.
