@@ -333,14 +333,20 @@ int Area(const cv::Mat& m) { return cv::countNonZero(m); }
 
 }  // namespace
 
+cv::Rect FootprintBox(const calibration::KindTemplate& kind, cv::Point2d centre_mm, cv::Size canvas) {
+  const int half = kind.footprint.cols / 2;
+  const cv::Point2d c(centre_mm.x * kPpm - 0.5, centre_mm.y * kPpm - 0.5);
+  const int reach = cvCeil(half * 1.5) + 2;  // the footprint's corner, turned any way
+  return cv::Rect(cvFloor(c.x) - reach, cvFloor(c.y) - reach, 2 * reach + 1, 2 * reach + 1) & cv::Rect(cv::Point(), canvas);
+}
+
 cv::Rect PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm, double rotation_rad, cv::Mat& canvas) {
   const cv::Mat& f = kind.footprint;
   const int half = f.cols / 2;
   // Rotate about the footprint's centre by rotation_rad towards +y (OpenCV's angle turns towards -y), then place
   // its centre at the instance's centre.
   const cv::Point2d c(centre_mm.x * kPpm - 0.5, centre_mm.y * kPpm - 0.5);
-  const int reach = cvCeil(half * 1.5) + 2;
-  const cv::Rect box = cv::Rect(cvFloor(c.x) - reach, cvFloor(c.y) - reach, 2 * reach + 1, 2 * reach + 1) & cv::Rect(0, 0, canvas.cols, canvas.rows);
+  const cv::Rect box = FootprintBox(kind, centre_mm, canvas.size());
   if (box.empty()) return box;
   cv::Mat m = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(half), static_cast<float>(half)), -rotation_rad * 180 / CV_PI, 1.0);
   m.at<double>(0, 2) += c.x - half - box.x;
@@ -353,8 +359,27 @@ cv::Rect PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centr
 
 std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_bgr, const cv::Mat& reference_glare,
                                     const cv::Mat& reference_lab, const TokenModel& model, const cv::Mat& region_labels, const ObserverOptions& options,
-                                    cv::Mat* unexplained) {
+                                    cv::Mat* unexplained, const Focus* focus) {
   const Scene scene{frame, reference_bgr, reference_glare, fg.mask};
+  // Incremental observation: only seeds within the focus are named, and only its bounds are looked at (at even
+  // pixels: Seeds halves the mask).
+  auto in_focus = [&](cv::Point2d p) {
+    if (!focus) return true;
+    const cv::Point at(std::clamp(cvRound(p.x), 0, focus->where.cols - 1), std::clamp(cvRound(p.y), 0, focus->where.rows - 1));
+    return focus->where.at<uchar>(at) != 0;
+  };
+  const cv::Rect board(0, 0, fg.mask.cols, fg.mask.rows);
+  cv::Rect roi = board;
+  if (focus) {
+    const cv::Rect b = cv::boundingRect(focus->where);
+    roi = cv::Rect(cv::Point(b.x & ~1, b.y & ~1), b.br() + cv::Point(1, 1)) & board;
+  }
+  auto seeds = [&](const cv::Mat& mask, double depth_mm, double spacing_mm) {
+    std::vector<cv::Point> found;
+    if (roi.width >= 2 && roi.height >= 2) found = Seeds(mask(roi), depth_mm, spacing_mm);
+    for (cv::Point& p : found) p += roi.tl();
+    return found;
+  };
   // 1-3. Seeds, deepest first (the middle of a token in full view lies deepest in the foreground), each named and
   // centred on what the tokens taken before it leave in view: samples on explained pixels (hidden under a taken
   // token) are not looked at. A seed on a taken token is that token.
@@ -365,6 +390,13 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   // the whole board each time).
   cv::Mat mine = cv::Mat::zeros(explained.size(), CV_8U);
   cv::Mat doubtful = cv::Mat::zeros(explained.size(), CV_8U);  // what candidates that fitted no kind covered
+  // The tokens the focus keeps lie there as taken first.
+  if (focus) {
+    for (const Instance& i : focus->kept) {
+      if (const auto* t = model.Find(i.kind)) PaintFootprint(*t, i.centre_mm, i.rotation_rad, explained);
+      out.push_back(i);
+    }
+  }
   auto consider = [&](Candidate c) {
     for (const Instance& i : out) {
       if (cv::norm(cv::Point2d((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm) - i.centre_mm) < 6.0) return false;
@@ -440,7 +472,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   };
   int far_starts = 0;
   auto fit = [&](cv::Point2d seed, float votes) {
-    if (known(seed)) return;
+    if (known(seed) || !in_focus(seed)) return;
     Candidate c = Fit(model, scene, seed, cv::Mat(), kOutlineSpreadMm, Grid::kLater);
     // A grey token on grey ground shows its symbol more than its cut line, and the symbol's edges vote in a ring
     // around the token's centre: such a seed lies up to 6 mm off, and what it names there (a piece, another race)
@@ -458,7 +490,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     if (c.match.fit < kCentredFit) well.push_back(c.centre_px);
     cands.push_back(std::move(c));
   };
-  for (const cv::Point& p : Seeds(fg.mask, kSeedDepthMm, kSeedSpacingMm)) fit(cv::Point2d(p), 0);
+  for (const cv::Point& p : seeds(fg.mask, kSeedDepthMm, kSeedSpacingMm)) fit(cv::Point2d(p), 0);
   for (const OutlineSeed& o : frame.outline_seeds) {
     if (o.votes < kMinOutlineVotes) break;
     fit(o.centre_px, o.votes);
@@ -484,23 +516,34 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
 
   // 4. What is left: seeds again, judged with the taken tokens masked out.
   auto left_over = [&] {
-    cv::Mat grown, rest;
-    cv::dilate(explained, grown, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
-    rest = fg.mask & ~grown;
+    cv::Mat grown, rest = cv::Mat::zeros(fg.mask.size(), CV_8U);
+    if (roi.empty()) return rest;
+    cv::dilate(explained(roi), grown, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));
+    cv::Mat part = rest(roi);
+    part = fg.mask(roi) & ~grown;
     const int k = cvRound(3 * kPpm) | 1;
-    cv::morphologyEx(rest, rest, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {k, k}));
+    cv::morphologyEx(part, part, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {k, k}));
     return rest;
   };
   cv::Mat residual = left_over();
   for (int round = 0; round < 2; ++round) {
     bool took = false;
-    for (const cv::Point& p : Seeds(residual, 3.0, 4.0)) took = consider(Fit(model, scene, cv::Point2d(p), blocked, 0, Grid::kNow)) || took;
+    for (const cv::Point& p : seeds(residual, 3.0, 4.0)) {
+      if (in_focus(p)) took = consider(Fit(model, scene, cv::Point2d(p), blocked, 0, Grid::kNow)) || took;
+    }
     if (!took) break;
     residual = left_over();
   }
   if (unexplained) {
-    *unexplained = KeepComponents(residual, [](int area, int) { return area >= 120 * kPpm * kPpm; });
+    *unexplained = cv::Mat::zeros(residual.size(), CV_8U);
+    if (!roi.empty()) KeepComponents(residual(roi), [](int area, int) { return area >= 120 * kPpm * kPpm; }).copyTo((*unexplained)(roi));
     *unexplained |= doubtful;
+    // Outside the focus, what the last still frame left unexplained stands (its doubtful candidates were not
+    // named again).
+    if (focus) {
+      *unexplained &= focus->where;
+      if (!focus->kept_unexplained.empty()) *unexplained |= focus->kept_unexplained;
+    }
   }
   return out;
 }

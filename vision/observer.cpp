@@ -75,6 +75,7 @@ void Observer::SetCamera(const cv::Matx33d& K, const std::vector<double>& dist, 
   camera_size_ = image_size;
   frame_pose_ = {};
   pose_check_.Clear();
+  still_scene_.reset();
 }
 
 std::vector<cv::Point2d> Observer::CheckAnchors() const {
@@ -155,7 +156,12 @@ std::string Observer::RestorePose(const calibration::BoardPose& pose, const cv::
   frame_pose_.ring1.release();
   pose_check_.Reset(frame, CheckAnchors());
   possible_stacks_.clear();
+  still_scene_.reset();
   return "";
+}
+
+void Observer::RememberStill(const cv::Mat& half_lab, const cv::Mat& unexplained) {
+  still_scene_ = StillScene{half_lab, instances_, unexplained};
 }
 
 Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
@@ -189,6 +195,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
     }
     ++registrations_;
     possible_stacks_.clear();  // the tokens are seen from elsewhere now, or it is another board
+    still_scene_.reset();
     frame_pose_.pose = *pose;
     MakeBoardMaps(frame_pose_, setup_.layout.board_mm, K_, dist_);
     frame_pose_.ring1.release();
@@ -242,10 +249,16 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
     return o;
   }
 
-  // 5. Instances: the foreground explained token by token.
+  // 5. Instances: the foreground explained token by token; after a still frame from the same pose, only where the
+  // board changed since (the rest keeps that frame's tokens).
   t = Clock::now();
+  std::optional<Focus> focus;
+  if (options_.incremental && still_scene_) focus = FocusOnChanges(rect.half_lab, *still_scene_, model_, region_labels_.size());
   cv::Mat unexplained;
-  instances_ = FindInstances(rect, fg, reference_board_, reference_glare_, reference_lab_, model_, region_labels_, options_, &unexplained);
+  instances_ = FindInstances(rect, fg, reference_board_, reference_glare_, reference_lab_, model_, region_labels_, options_, &unexplained,
+                             focus ? &*focus : nullptr);
+  if (options_.incremental) RememberStill(rect.half_lab, unexplained);
+  if (focus) times_.changed_share = focus->changed_share, times_.tokens_kept = static_cast<int>(focus->kept.size());
   // 6. Stacks, and the doubts of the last still frame kept.
   const cv::Point3d camera = CameraOverBoard(frame_pose_.pose.image_from_board, dist_.empty() ? nullptr : &K_, frame.size());
   JudgeStacks(instances_, rect, fg, reference_foreground_.lab, model_, camera);

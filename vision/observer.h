@@ -43,6 +43,8 @@ struct ObserverOptions {
                                      // kind (something else, or too hidden to tell)
   double min_board_ratio = 2;        // a token must fit what is seen this many times better than the empty board
   double max_fit = 20;               // ... and fit its kind no worse than this many times the kind's typical error
+  bool incremental = false;          // a frame from the same pose as the last still frame observed names tokens again
+                                     // only where it changed since (frames of one game from a fixed camera)
 };
 
 // One token seen on the board, in board millimetres.
@@ -80,8 +82,23 @@ struct ForegroundReference {
   cv::Mat lightness, mean, variance; // CV_32F
 };
 
+// Step 5's shortcut (changes.cpp): incremental observation. A still frame from the same pose as the last still
+// frame names its tokens again only where it changed since; elsewhere the last still frame's tokens stand.
+struct StillScene {
+  cv::Mat half_lab;                  // Rectified::half_lab of the last still frame
+  std::vector<Instance> instances;   // its tokens as FindInstances gave them (before the stack judgement)
+  cv::Mat unexplained;               // its unexplained foreground (FindInstances)
+};
+struct Focus {
+  cv::Mat where;                     // CV_8U board pixels: seeds are named only here
+  std::vector<Instance> kept;        // the last still frame's tokens that no change reaches, taken as they were
+  cv::Mat kept_unexplained;          // its unexplained foreground outside `where` (may be empty)
+  double changed_share = 0;          // of the board
+};
 struct StageTimes {
   double decode = 0, register_ = 0, rectify = 0, foreground = 0, gate = 0, instances = 0, count = 0, total = 0;
+  double changed_share = -1;         // incremental observation: the share of the board that changed; -1: in full
+  int tokens_kept = 0;               // ... the last still frame's tokens taken as they were
 };
 
 // The board's pose in one frame and the maps that sample the board's pixels from it.
@@ -136,8 +153,10 @@ class Observer {
   const calibration::BoardPose& last_pose() const { return frame_pose_.pose; }
   int registrations() const { return registrations_; }
   const engine::Map& map() const { return *map_; }
-  // Forget the pose: the next frame is registered in full.
-  void ForgetPose() { pose_check_.Clear(); }
+  // Forget the pose: the next frame is registered in full (and observed in full).
+  void ForgetPose() { pose_check_.Clear(), still_scene_.reset(); }
+  // Forget the last still frame: the next frame is observed in full, not only where it changed.
+  void ForgetScene() { still_scene_.reset(); }
   // The per-frame check alone (pipeline step 1's cheap part): true when the pose found before still holds for
   // this frame (8-bit BGR); false when the board must be found again (or was never found).
   bool PoseUnchanged(const cv::Mat& frame) const { return pose_check_.Unchanged(frame); }
@@ -152,6 +171,8 @@ class Observer {
 
  private:
   std::vector<cv::Point2d> CheckAnchors() const;  // where PoseCheck looks, in frame pixels
+  // The still frame just observed, for the next (incremental observation).
+  void RememberStill(const cv::Mat& half_lab, const cv::Mat& unexplained);
   calibration::BoardSetup setup_;
   std::shared_ptr<const engine::Map> map_;
   calibration::TokenModel model_;
@@ -178,6 +199,7 @@ class Observer {
   PoseCheck pose_check_;
   int registrations_ = 0;            // full registrations so far (the cheap check said the board moved)
   std::vector<Instance> instances_;
+  std::optional<StillScene> still_scene_;  // the last still frame observed (incremental observation)
   StageTimes times_;
   std::string reason_;
 };
@@ -328,17 +350,28 @@ struct TableWatch {
 TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference);
 bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table, std::string* why);
 
+// CV_8U at half_lab's size (1 px/mm): where the board changed between two light-matched frames.
+cv::Mat ChangedSince(const cv::Mat& half_lab, const cv::Mat& before_half_lab);
+// Where to name tokens again, or nothing when the frame must be observed in full (too much of the board changed,
+// or `before` is not comparable). `board_px`: the board image's size (kBoardPxPerMm).
+std::optional<Focus> FocusOnChanges(const cv::Mat& half_lab, const StillScene& before, const calibration::TokenModel& model,
+                                    cv::Size board_px);
+
 // Step 5: the foreground explained as tokens (instances.cpp).
 // `reference_lab`: the empty board (as Rectified::lab), for judging "a token" against "nothing" at each spot.
 // `reference_bgr`: the empty board (board pixels), for each token's own light (local_light.cpp).
 // `unexplained` (optional): the foreground no token explains (pieces of 120 mm² or more), and what candidates that
 // fitted no kind (ObserverOptions::max_fit) covered; count.cpp makes a region holding enough of it uncertain.
+// `focus` (optional, FocusOnChanges): its kept tokens are taken first as they are, and seeds are named only within
+// its `where`.
 std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_bgr, const cv::Mat& reference_glare,
                                     const cv::Mat& reference_lab, const calibration::TokenModel& model, const cv::Mat& region_labels,
-                                    const ObserverOptions& options, cv::Mat* unexplained = nullptr);
+                                    const ObserverOptions& options, cv::Mat* unexplained = nullptr, const Focus* focus = nullptr);
 // A kind's footprint placed at an instance: CV_8U mask in board pixels (kBoardPxPerMm) painted into `canvas`;
 // returns the box it may cover.
 cv::Rect PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centre_mm, double rotation_rad, cv::Mat& canvas);
+// That box alone, without painting (a footprint turned any way lies within it).
+cv::Rect FootprintBox(const calibration::KindTemplate& kind, cv::Point2d centre_mm, cv::Size canvas);
 
 // Step 6: stacks (stacks.cpp): tokens whose shadow or side wall says they stand taller than one token. `camera`:
 // the camera's centre over the board (board mm) and its height (mm); z <= 0 when unknown.

@@ -51,7 +51,7 @@ constexpr CommandInfo kCommands[] = {
     {"calibrate camera", "swref calibrate camera (--chessboard 9x6 | --charuco 5x7 --marker-mm M) --square-mm S IMAGES... --out camera.json", "the camera's lens from photos of a printed chessboard or ChArUco board: RMS, per-photo errors, dropped photos and why"},
     {"setup board", "swref setup board --map 2p (--layout L.json | --points P.json --board-mm WxH) --reference EMPTY.jpg --out SETUP", "register the board in the camera's view of the empty board, check the layout against the map, write the setup folder"},
     {"enroll", "swref enroll --setup SETUP (--crops DIR | --mat FRONT.jpg --flipped BACK.jpg)", "learn what the tokens look like, from crops DIR/<kind>/*.png or photos of the enrollment mat; per-kind quality, look-alikes, off-centre kinds"},
-    {"observe", "swref observe --setup SETUP IMAGE... [--debug-dir DIR]", "one Observation JSON line per image: every region's race, side, count (certain or a lower bound), pieces; why a frame is a bad image on stderr"},
+    {"observe", "swref observe --setup SETUP IMAGE... [--debug-dir DIR] [--incremental]", "one Observation JSON line per image: every region's race, side, count (certain or a lower bound), pieces; why a frame is a bad image on stderr"},
     {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
     {"print targets", "swref print markers|charuco|mat --out FILE.pdf [--paper a4|letter]", "the board's corner markers, a ChArUco calibration board, the token enrollment mat, at true scale with instructions"},
     {"dataset suite", "swref dataset suite --out DIR [--scenes 80] [--seed 1]", "the observer's accuracy suite: a synthetic dataset on each of the four maps, set up and enrolled from its own photos, observed and scored (per map and together, against the goals)"},
@@ -408,6 +408,9 @@ int Main(int argc, char** argv) {
   observe->add_option("--setup", observe_request.setup, "the setup folder (with enrolled tokens)")->required();
   observe->add_option("IMAGE", observe_request.images, "images to observe")->required();
   observe->add_option("--debug-dir", observe_request.debug_dir, "write each stage's intermediate image to DIR/<image>/");
+  observe->add_flag("--incremental", observe_request.incremental,
+                    "the images are one fixed camera's frames in order: name tokens again only where the board changed since the last "
+                    "still frame");
 
   auto* print = app.add_subcommand("print", "printable material: tokens, markers, charuco, mat");
   print->require_subcommand(1);
@@ -476,6 +479,7 @@ int Main(int argc, char** argv) {
   bench->add_option("--scenes", scene_bench.scenes, "scene: scenes to time (default 40)");
   core::VisionBenchOptions vision_bench;
   bench->add_option("--frames", vision_bench.frames, "vision: photos to observe (default 30)");
+  bench->add_option("--moves", vision_bench.moves, "vision: a game's scenes after a move to observe, at most (default 60)");
   core::RefereeBenchOptions referee_bench;
   std::string referee_bench_maps, referee_bench_size;
   bool referee_bench_no_demo = false;

@@ -15,7 +15,9 @@ namespace fs = std::filesystem;
 
 engine::Result<int> ObserveImages(const ObserveRequest& request,
                                   const std::function<void(const vision::Observation&, const std::string& reason)>& emit) {
-  auto observer = vision::Observer::Load(request.setup);
+  vision::ObserverOptions options;
+  options.incremental = request.incremental;
+  auto observer = vision::Observer::Load(request.setup, options);
   if (!observer) return engine::Result<int>::Error(observer.error());
   int n = 0;
   // The first debug file that could not be written (disk full, a folder taken away): the run stops with it, after
@@ -51,6 +53,7 @@ engine::Result<int> ObserveImages(const ObserveRequest& request,
                              {"instances", t.instances},
                              {"count", t.count},
                              {"total", t.total},
+                             {"changed_share", t.changed_share},
                              {"reason", observer->last_reason()}})
                      .dump(1));
       // What the observer made of each token: for finding out why a region was read as it was.

@@ -17,6 +17,8 @@ struct ObserveRequest {
   std::string setup;
   std::vector<std::string> images;
   std::string debug_dir;  // when set: DIR/<image stem>/<stage>.png
+  bool incremental = false;  // the images are a fixed camera's frames in order: each names tokens again only where
+                             // it changed since the last still one (vision::ObserverOptions::incremental)
 };
 
 // Observes each image in order and hands each observation to `emit` as soon as it is made (one JSON line each on

@@ -18,6 +18,8 @@
 #include "calibration/image_io.h"
 #include "app/core/setup.h"
 #include "app/core/synthetic.h"
+#include "datasets/game_frames.h"
+#include "engine/inject.h"
 #include "vision/still.h"
 
 namespace swref::core {
@@ -90,10 +92,94 @@ double ChildPeakMb(const std::vector<std::string>& argv) {
   return peak_kb / 1024.0;
 }
 
+// Each stage's median over several observations.
+vision::StageTimes MedianStages(const std::vector<vision::StageTimes>& stages) {
+  auto median = [&](double vision::StageTimes::*field) {
+    std::vector<double> v;
+    for (const auto& s : stages) v.push_back(s.*field);
+    return Quantile(v, 0.5);
+  };
+  vision::StageTimes m;
+  m.register_ = median(&vision::StageTimes::register_);
+  m.rectify = median(&vision::StageTimes::rectify);
+  m.foreground = median(&vision::StageTimes::foreground);
+  m.gate = median(&vision::StageTimes::gate);
+  m.instances = median(&vision::StageTimes::instances);
+  m.count = median(&vision::StageTimes::count);
+  m.total = median(&vision::StageTimes::total);
+  return m;
+}
+
+// A game on the table as the referee watches it: a random game on the bench's map (with its illegal conquests
+// photographed and taken back) written as camera frames, its table set up and its tokens enrolled from its own
+// material; then, frame by frame, the stillness gate, and each time the scene has just become still an incremental
+// observation (the referee's) and, of the same frame, a full one, one after the other.
+engine::Result<bool> TimeMoves(const VisionBenchOptions& options, const fs::path& work, const VisionBenchProgress& progress,
+                               VisionBenchReport* report) {
+  using R = engine::Result<bool>;
+  auto map = engine::LoadMap(options.map, fs::current_path());
+  if (!map) return R::Error(map.error());
+  auto game = engine::PlayInjectedGame(*map, options.seed);
+  if (!game) return R::Error("bench vision: the game: " + game.error());
+  datasets::GameFramesOptions frames;
+  frames.out = (work / "game").string();
+  frames.frame = options.frame;
+  frames.seed = options.seed;
+  auto written = datasets::WriteGameFrames(game->record, frames, [&](int d, int t) {
+    if (progress) progress("a game photographed", d, t);
+  });
+  if (!written) return R::Error(written.error());
+  calibration::SetupRequest setup;
+  setup.map = (work / "game" / "map.json").string();
+  setup.layout = (work / "game" / "layout.json").string();
+  setup.reference = (work / "game" / "reference.png").string();
+  setup.camera = (work / "game" / "camera.json").string();
+  setup.out = (work / "game-setup").string();
+  if (auto s = core::SetupBoard(setup); !s) return R::Error(s.error());
+  if (auto e = core::EnrollFromCrops(setup.out, (work / "game" / "crops").string()); !e) return R::Error(e.error());
+  vision::ObserverOptions incremental;
+  incremental.incremental = true;
+  auto referee = vision::Observer::Load(setup.out, incremental);
+  auto full = vision::Observer::Load(setup.out);
+  if (!referee || !full) return R::Error(referee ? full.error() : referee.error());
+  vision::StillWindow still;
+  std::vector<double> moved, moved_full, share;
+  std::vector<vision::StageTimes> stages;
+  for (int f = 0; f < written->frames && static_cast<int>(moved.size()) < options.moves; ++f) {
+    char name[32];
+    std::snprintf(name, sizeof name, "f%05d.jpg", f);
+    const auto read = calibration::ReadImageFile((work / "game" / "frames" / name).string());
+    if (!read) return R::Error(read.error());
+    still.Update(*read);
+    if (progress) progress("a game observed", f + 1, written->frames);
+    if (!still.just_stable()) continue;
+    auto a = Clock::now();
+    const vision::Observation o = referee->Observe(*read, name);
+    const double ms = Ms(a, Clock::now());
+    const double changed = referee->last_times().changed_share;
+    if (o.status != vision::Status::kOk || changed <= 0) continue;  // the first frame, a bump, or nothing changed
+    full->ForgetScene();
+    a = Clock::now();
+    full->Observe(*read, name);
+    moved_full.push_back(Ms(a, Clock::now()));
+    moved.push_back(ms);
+    share.push_back(changed);
+    stages.push_back(referee->last_times());
+  }
+  report->moves = static_cast<int>(moved.size());
+  report->move_ms = Quantile(moved, 0.5);
+  report->move_p90_ms = Quantile(moved, 0.9);
+  report->move_full_ms = Quantile(moved_full, 0.5);
+  report->move_changed_share = Quantile(share, 0.5);
+  report->move_stages = MedianStages(stages);
+  return true;
+}
+
 }  // namespace
 
 std::string VisionBenchOptions::Check() const {
   if (frames < 1 || frames > 1000) return "--frames: 1 to 1000";
+  if (moves < 1 || moves > 1000) return "--moves: 1 to 1000";
   if (frame.width < 320 || frame.height < 240 || frame.width > 8192 || frame.height > 8192) return "--size: 320x240 to 8192x8192";
   return "";
 }
@@ -139,6 +225,7 @@ engine::Result<VisionBenchReport> RunVisionBench(const VisionBenchOptions& optio
   std::sort(images.begin(), images.end());
 
   // 2. Every photo on one thread: the yardstick, the per-frame path, a cold and a warm observation.
+  VisionBenchReport report;
   const int threads = cv::getNumThreads();
   cv::setNumThreads(1);
   std::vector<double> lab, per_frame, observe, cold;
@@ -168,30 +255,23 @@ engine::Result<VisionBenchReport> RunVisionBench(const VisionBenchOptions& optio
     if (o.status == vision::Status::kOk) stages.push_back(observer->last_times());
     if (progress) progress("observing", ++done, static_cast<int>(images.size()));
   }
+  // 3. A game's moves, each observed where it changed (the referee's way) and in full.
+  if (auto moves = TimeMoves(options, work, progress, &report); !moves) {
+    cv::setNumThreads(threads);
+    return R::Error(moves.error());
+  }
   cv::setNumThreads(threads);
   if (observe.empty()) return R::Error("bench vision: no photo could be observed with its pose kept");
 
-  VisionBenchReport report;
   report.frames = static_cast<int>(observe.size());
   report.lab_ms = Quantile(lab, 0.5);
   report.per_frame_ms = Quantile(per_frame, 0.5);
   report.observe_ms = Quantile(observe, 0.5);
   report.observe_p90_ms = Quantile(observe, 0.9);
   report.cold_ms = Quantile(cold, 0.5);
-  auto stage = [&](double vision::StageTimes::*field) {
-    std::vector<double> v;
-    for (const auto& s : stages) v.push_back(s.*field);
-    return Quantile(v, 0.5);
-  };
-  report.stages.register_ = stage(&vision::StageTimes::register_);
-  report.stages.rectify = stage(&vision::StageTimes::rectify);
-  report.stages.foreground = stage(&vision::StageTimes::foreground);
-  report.stages.gate = stage(&vision::StageTimes::gate);
-  report.stages.instances = stage(&vision::StageTimes::instances);
-  report.stages.count = stage(&vision::StageTimes::count);
-  report.stages.total = stage(&vision::StageTimes::total);
+  report.stages = MedianStages(stages);
 
-  // 3. `swref observe` over the same photos, its peak memory.
+  // 4. `swref observe` over the same photos, its peak memory.
   if (!options.swref_exe.empty()) {
     if (progress) progress("memory", 0, 1);
     std::vector<std::string> argv = {options.swref_exe, "observe", "--setup", setup.out};

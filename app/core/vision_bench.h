@@ -4,6 +4,9 @@
 //     stillness gate (vision::StillWindow), what every camera frame costs;
 //   - a full observation of a stable frame (the pose known, as the referee observes a scene that just became
 //     still), and of a frame whose board must be found first (registration included);
+//   - a game's moves as the referee watches them (a random game on the map, photographed frame by frame): each scene
+//     that has just become still after a move, observed incrementally (vision::ObserverOptions::incremental: tokens
+//     named again only where the board changed) and, the same frame, in full;
 //   - each as a ratio to a plain 1080p BGR -> Lab conversion (cv::cvtColor) timed in the same run, so that figures
 //     from different machines compare;
 //   - the peak memory of `swref observe` over the same photos: the child process's own high-water mark (VmHWM).
@@ -23,6 +26,7 @@ namespace swref::core {
 struct VisionBenchOptions {
   std::string map = "2p";
   int frames = 30;  // photos timed (each observed cold, then warm)
+  int moves = 60;   // a game's still scenes after a move timed (TimeMoves), at most
   uint64_t seed = 1;
   cv::Size frame{1920, 1080};
   std::string swref_exe;      // the swref executable for the peak-memory run ("" : not measured)
@@ -36,6 +40,12 @@ struct VisionBenchReport {
   double observe_ms = 0;    // median: full observation of a stable frame (pose known)
   double observe_p90_ms = 0;
   double cold_ms = 0;          // median: full observation with the board found anew
+  int moves = 0;               // a game's still scenes after a move (TimeMoves), each observed ...
+  double move_ms = 0;          // ... incrementally, as the referee does: median
+  double move_p90_ms = 0;
+  double move_full_ms = 0;     // ... and in full: median
+  double move_changed_share = 0;  // median share of the board that changed
+  vision::StageTimes move_stages;  // medians of the incremental observations' stages
   vision::StageTimes stages;   // medians of the warm observations' stages
   double observe_peak_mb = 0;  // `swref observe` over the photos: peak resident memory (0: not measured)
   int observe_images = 0;      // ... over this many photos

@@ -116,9 +116,11 @@ grep -q '"signature"' "$tmp/bench.json"; check "bench prints a signature" $?
 grep -q '"median_ms"' "$tmp/scene.json"; check "bench scene prints its median" $?
 "$swref" help setup board | grep -q -- "--layout"; check "help of a two-word command shows its options" $?
 "$swref" help setup | grep -q "board"; check "help of a command's first word lists its subcommands" $?
-"$swref" bench vision --frames 2 --size 960x540 --json > "$tmp/vision.json" 2> /dev/null; check "bench vision runs" $?
+"$swref" bench vision --frames 2 --moves 2 --size 960x540 --json > "$tmp/vision.json" 2> /dev/null; check "bench vision runs" $?
 python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if j['observe_ms'] > 0 and j['lab_ms'] > 0 and j['observe_peak_mb'] > 0 else 1)" "$tmp/vision.json"
 check "bench vision times the observation against the Lab yardstick and measures swref observe's memory" $?
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if j['moves'] == 2 and 0 < j['move_ms'] and 0 < j['move_changed_share'] < 0.25 else 1)" "$tmp/vision.json"
+check "... and a game's scenes after a move, observed where the board changed" $?
 
 "$swref" dataset generate --out "$tmp/ds" --scenes 2 --size 640x360 --crops 1 > "$tmp/ds.txt" 2> "$tmp/ds.err"; check "dataset generate exits 0" $?
 [ "$(wc -l < "$tmp/ds/truth.jsonl")" = 2 ]; check "dataset generate writes one truth line per image" $?
@@ -140,6 +142,10 @@ grep -q "23 regions, but map 3p has 30" "$tmp/err.txt"; check "... saying why" $
 grep -q "Enrolled 36 crops of 36 token kinds" "$tmp/enroll.txt"; check "... reports what it enrolled" $?
 "$swref" observe --setup "$tmp/setup" "$tmp/ds/images/s00000.jpg" > "$tmp/obs.jsonl"; check "observe runs" $?
 python3 -c "import json,sys; d=json.loads(open(sys.argv[1]).readline()); assert d['status'] in ('ok','motion') and len(d['regions'])==23" "$tmp/obs.jsonl"; check "... one Observation line with every region" $?
+"$swref" observe --incremental --setup "$tmp/setup" "$tmp/ds/images/s00000.jpg" "$tmp/ds/images/s00000.jpg" > "$tmp/obs_inc.jsonl"
+check "observe --incremental runs" $?
+python3 -c "import json,sys; a,b=[json.loads(l) for l in open(sys.argv[1])]; assert a['regions']==b['regions']" "$tmp/obs_inc.jsonl"
+check "... and reads the same frame again as it read it" $?
 printf 'not an image' > "$tmp/bad.jpg"
 "$swref" observe --setup "$tmp/setup" "$tmp/bad.jpg" | grep -q '"status":"bad_image"'; check "observe reports a bad image, no crash" $?
 "$swref" observe --setup "$tmp/setup" "$tmp/bad.jpg" 2>&1 >/dev/null | grep -q "^swref: observe: .*bad.jpg: bad image: ."; check "... and says why on stderr" $?

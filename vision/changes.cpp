@@ -1,0 +1,97 @@
+// Step 5's shortcut, incremental observation: a still frame seen from the same pose as the last still frame is
+// compared with it, and its tokens are named again only where it changed. A move touches two or three regions;
+// the rest of the board keeps the tokens found there before. Both frames are compared after their light was
+// matched to the reference's and their glare taken off (Rectified::half_lab), so a camera's exposure flicker
+// changes nothing, while a lamp switched on changes so much of the board that the frame is observed in full.
+#include <opencv2/imgproc.hpp>
+
+#include "vision/observer.h"
+
+namespace swref::vision {
+namespace {
+
+// A half-resolution pixel (1 px/mm) changed when a channel of its Lab moved by more than this. Between two still
+// frames of the same board (the demo game's, each with its own exposure flicker, noise and JPEG), after the light
+// matching, the largest channel's change was 1 at the median, 5 at the 99.99th percentile and 7 at most, on lone
+// pixels; the foreground threshold is 14.
+constexpr float kChangedLab = 6;
+// A change is at least this wide (mm): thinner specks are noise (with the above, no pixel of those frames changed).
+constexpr int kChangeOpenMm = 2;
+// A token of the last still frame whose footprint comes this close to a change is named again.
+constexpr double kTouchMm = 2;
+// Seeds are named within this distance of a change or of a token named again: a token's centre lies within its
+// half width (12.5 mm) of any of its pixels, and an outline seed up to 6 mm off its centre.
+constexpr double kFocusMarginMm = 14;
+// More of the board than this changed (a light change the matching did not undo, the board cleared): observed in
+// full.
+constexpr double kMaxChangedShare = 0.25;
+
+// `mask` (CV_8U) grown by `mm` at `px_per_mm`: a distance transform, far cheaper than dilating by a disc that wide.
+cv::Mat Grow(const cv::Mat& mask, double mm, double px_per_mm) {
+  cv::Mat distance;
+  cv::distanceTransform(mask == 0, distance, cv::DIST_L2, cv::DIST_MASK_3);
+  return distance <= mm * px_per_mm;
+}
+
+}  // namespace
+
+cv::Mat ChangedSince(const cv::Mat& half_lab, const cv::Mat& before_half_lab) {
+  CV_Assert(half_lab.type() == CV_32FC3 && half_lab.size() == before_half_lab.size());
+  cv::Mat changed(half_lab.size(), CV_8U);
+  for (int y = 0; y < half_lab.rows; ++y) {
+    const cv::Vec3f* a = half_lab.ptr<cv::Vec3f>(y);
+    const cv::Vec3f* b = before_half_lab.ptr<cv::Vec3f>(y);
+    uchar* c = changed.ptr<uchar>(y);
+    for (int x = 0; x < half_lab.cols; ++x) {
+      const cv::Vec3f d = a[x] - b[x];
+      c[x] = std::abs(d[0]) > kChangedLab || std::abs(d[1]) > kChangedLab || std::abs(d[2]) > kChangedLab ? 255 : 0;
+    }
+  }
+  const int k = kChangeOpenMm | 1;
+  cv::morphologyEx(changed, changed, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, {k, k}));
+  return changed;
+}
+
+std::optional<Focus> FocusOnChanges(const cv::Mat& half_lab, const StillScene& before, const calibration::TokenModel& model,
+                                    cv::Size board_px) {
+  if (before.half_lab.empty() || before.half_lab.size() != half_lab.size()) return std::nullopt;
+  const cv::Mat changed_half = ChangedSince(half_lab, before.half_lab);
+  Focus focus;
+  focus.changed_share = cv::countNonZero(changed_half) / static_cast<double>(changed_half.total());
+  if (focus.changed_share > kMaxChangedShare) return std::nullopt;
+  // Grown by the touch distance (at 1 px/mm), then at the board's resolution: what a token of the last still frame
+  // must not reach.
+  constexpr double kHalfPpm = kBoardPxPerMm / 2;
+  const int touch = 2 * cvRound(kTouchMm * kHalfPpm) + 1;
+  cv::Mat touched;
+  cv::dilate(changed_half, touched, cv::getStructuringElement(cv::MORPH_ELLIPSE, {touch, touch}));
+  cv::resize(touched, touched, board_px, 0, 0, cv::INTER_NEAREST);
+  cv::Mat named_again = touched.clone();
+  cv::Mat canvas = cv::Mat::zeros(board_px, CV_8U);
+  for (const Instance& i : before.instances) {
+    const auto* kind = model.Find(i.kind);
+    if (!kind) continue;
+    // Most tokens lie far from any change: the box they may cover shows it without painting them.
+    if (cv::countNonZero(touched(FootprintBox(*kind, i.centre_mm, board_px))) == 0) {
+      focus.kept.push_back(i);
+      continue;
+    }
+    const cv::Rect box = PaintFootprint(*kind, i.centre_mm, i.rotation_rad, canvas);
+    if (cv::countNonZero(canvas(box) & touched(box)) == 0) {
+      focus.kept.push_back(i);
+    } else {
+      named_again(box) |= canvas(box);
+    }
+    canvas(box).setTo(0);
+  }
+  // Grown by the margin at a quarter of the board's resolution (2 mm pixels: the margin needs no finer).
+  constexpr int kShrink = 4;
+  const cv::Size small((board_px.width + kShrink - 1) / kShrink, (board_px.height + kShrink - 1) / kShrink);
+  cv::Mat named_small;
+  cv::resize(named_again, named_small, small, 0, 0, cv::INTER_AREA);
+  cv::resize(Grow(named_small, kFocusMarginMm, kBoardPxPerMm / kShrink), focus.where, board_px, 0, 0, cv::INTER_NEAREST);
+  if (!before.unexplained.empty()) focus.kept_unexplained = before.unexplained & ~focus.where;
+  return focus;
+}
+
+}  // namespace swref::vision
