@@ -2,7 +2,11 @@
 // compared with it, and its tokens are named again only where it changed. A move touches two or three regions;
 // the rest of the board keeps the tokens found there before. Both frames are compared after their light was
 // matched to the reference's and their glare taken off (Rectified::half_lab), so a camera's exposure flicker
-// changes nothing, while a lamp switched on changes so much of the board that the frame is observed in full.
+// changes nothing; what the matching does not undo (glare that moved, a new shadow) is a change like a token's, and
+// where more than a quarter of the board changed the frame is observed in full.
+#include <cmath>
+#include <optional>
+
 #include <opencv2/imgproc.hpp>
 
 #include "vision/observer.h"

@@ -54,6 +54,7 @@ engine::Result<int> ObserveImages(const ObserveRequest& request,
                              {"count", t.count},
                              {"total", t.total},
                              {"changed_share", t.changed_share},
+                             {"tokens_kept", t.tokens_kept},
                              {"reason", observer->last_reason()}})
                      .dump(1));
       // What the observer made of each token: for finding out why a region was read as it was.
