@@ -76,13 +76,14 @@ std::optional<Focus> FocusOnChanges(const cv::Mat& half_lab, const StillScene& b
     const auto* kind = model.Find(i.kind);
     if (!kind) continue;
     // Most tokens lie far from any change: the box they may cover shows it without painting them.
+    const size_t index = static_cast<size_t>(&i - before.instances.data());
     if (cv::countNonZero(touched(FootprintBox(*kind, i.centre_mm, board_px))) == 0) {
-      focus.kept.push_back(i);
+      focus.kept.push_back(i), focus.kept_from.push_back(index);
       continue;
     }
     const cv::Rect box = PaintFootprint(*kind, i.centre_mm, i.rotation_rad, canvas);
     if (cv::countNonZero(canvas(box) & touched(box)) == 0) {
-      focus.kept.push_back(i);
+      focus.kept.push_back(i), focus.kept_from.push_back(index);
     } else {
       named_again(box) |= canvas(box);
     }
@@ -96,6 +97,27 @@ std::optional<Focus> FocusOnChanges(const cv::Mat& half_lab, const StillScene& b
   cv::resize(Grow(named_small, kFocusMarginMm, kBoardPxPerMm / kShrink), focus.where, board_px, 0, 0, cv::INTER_NEAREST);
   if (!before.unexplained.empty()) focus.kept_unexplained = before.unexplained & ~focus.where;
   return focus;
+}
+
+std::vector<StackMeasure> KeptStackMeasures(const Focus& focus, const StillScene& before, const std::vector<Instance>& instances,
+                                            const calibration::TokenModel& model, cv::Size board_px) {
+  std::vector<StackMeasure> measures(instances.size());
+  if (before.stacks.size() != before.instances.size()) return measures;
+  // What changed, or was named this frame: the focus, and the footprints of the tokens found in it.
+  cv::Mat fresh = focus.where.clone();
+  for (size_t j = focus.kept.size(); j < instances.size(); ++j) {
+    if (const auto* kind = model.Find(instances[j].kind)) PaintFootprint(*kind, instances[j].centre_mm, instances[j].rotation_rad, fresh);
+  }
+  const int reach = cvCeil(kStackReachMm * kBoardPxPerMm) + 1;
+  for (size_t j = 0; j < focus.kept.size() && j < instances.size(); ++j) {
+    const auto* kind = model.Find(instances[j].kind);
+    const size_t from = focus.kept_from[j];
+    if (!kind || !before.stacks[from].measured) continue;
+    cv::Rect around = FootprintBox(*kind, instances[j].centre_mm, board_px);
+    around = cv::Rect(around.tl() - cv::Point(reach, reach), around.br() + cv::Point(reach, reach)) & cv::Rect(cv::Point(), board_px);
+    if (cv::countNonZero(fresh(around)) == 0) measures[j] = before.stacks[from];
+  }
+  return measures;
 }
 
 }  // namespace swref::vision

@@ -160,10 +160,6 @@ std::string Observer::RestorePose(const calibration::BoardPose& pose, const cv::
   return "";
 }
 
-void Observer::RememberStill(const cv::Mat& half_lab, const cv::Mat& unexplained) {
-  still_scene_ = StillScene{half_lab, instances_, unexplained};
-}
-
 Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   const auto start = Clock::now();
   times_ = {};
@@ -257,11 +253,15 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   cv::Mat unexplained;
   instances_ = FindInstances(rect, fg, reference_board_, reference_glare_, reference_lab_, model_, region_labels_, options_, &unexplained,
                              focus ? &*focus : nullptr);
-  if (options_.incremental) RememberStill(rect.half_lab, unexplained);
   if (focus) times_.changed_share = focus->changed_share, times_.tokens_kept = static_cast<int>(focus->kept.size());
   // 6. Stacks, and the doubts of the last still frame kept.
   const cv::Point3d camera = CameraOverBoard(frame_pose_.pose.image_from_board, dist_.empty() ? nullptr : &K_, frame.size());
-  JudgeStacks(instances_, rect, fg, reference_foreground_.lab, model_, camera);
+  std::vector<StackMeasure> measures;
+  if (focus) measures = KeptStackMeasures(*focus, *still_scene_, instances_, model_, region_labels_.size());
+  std::vector<Instance> found;  // as FindInstances gave them, for the next frame (incremental observation)
+  if (options_.incremental) found = instances_;
+  JudgeStacks(instances_, rect, fg, reference_foreground_.lab, model_, camera, &measures);
+  if (options_.incremental) still_scene_ = StillScene{rect.half_lab, std::move(found), std::move(measures), unexplained};
   possible_stacks_ = KeepStackDoubts(instances_, possible_stacks_);
   times_.instances = Ms(t, Clock::now());
 

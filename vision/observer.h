@@ -84,14 +84,25 @@ struct ForegroundReference {
 
 // Step 5's shortcut (changes.cpp): incremental observation. A still frame from the same pose as the last still
 // frame names its tokens again only where it changed since; elsewhere the last still frame's tokens stand.
+// What the stack judgement (JudgeStacks) measured around one race token: kept for the next frame, where a token
+// lying where it lay with nothing changed within its measure's reach is not measured again.
+struct StackMeasure {
+  bool measured = false;                      // a race token's (else nothing below)
+  std::vector<std::vector<double>> profiles;  // per direction: the darkening beyond its edge
+  std::vector<double> clear;                  // ... the share of its rays no other token blocked
+  bool wall = false;                          // the wall was measured (the camera's place known)
+  double wall_mm = 0, wall_expected_mm = 0;
+};
 struct StillScene {
   cv::Mat half_lab;                  // Rectified::half_lab of the last still frame
   std::vector<Instance> instances;   // its tokens as FindInstances gave them (before the stack judgement)
+  std::vector<StackMeasure> stacks;  // ... and what JudgeStacks measured around each (by instance)
   cv::Mat unexplained;               // its unexplained foreground (FindInstances)
 };
 struct Focus {
   cv::Mat where;                     // CV_8U board pixels: seeds are named only here
   std::vector<Instance> kept;        // the last still frame's tokens that no change reaches, taken as they were
+  std::vector<size_t> kept_from;     // ... their indices in StillScene::instances
   cv::Mat kept_unexplained;          // its unexplained foreground outside `where` (may be empty)
   double changed_share = 0;          // of the board
 };
@@ -171,8 +182,6 @@ class Observer {
 
  private:
   std::vector<cv::Point2d> CheckAnchors() const;  // where PoseCheck looks, in frame pixels
-  // The still frame just observed, for the next (incremental observation).
-  void RememberStill(const cv::Mat& half_lab, const cv::Mat& unexplained);
   calibration::BoardSetup setup_;
   std::shared_ptr<const engine::Map> map_;
   calibration::TokenModel model_;
@@ -356,6 +365,11 @@ cv::Mat ChangedSince(const cv::Mat& half_lab, const cv::Mat& before_half_lab);
 // or `before` is not comparable). `board_px`: the board image's size (kBoardPxPerMm).
 std::optional<Focus> FocusOnChanges(const cv::Mat& half_lab, const StillScene& before, const calibration::TokenModel& model,
                                     cv::Size board_px);
+// For JudgeStacks, by instance of `instances` (FindInstances with `focus`: its kept tokens first): the last still
+// frame's measure of each kept token that neither the focus nor a token named this frame comes within its reach
+// of; the others are left to be measured.
+std::vector<StackMeasure> KeptStackMeasures(const Focus& focus, const StillScene& before, const std::vector<Instance>& instances,
+                                            const calibration::TokenModel& model, cv::Size board_px);
 
 // Step 5: the foreground explained as tokens (instances.cpp).
 // `reference_lab`: the empty board (as Rectified::lab), for judging "a token" against "nothing" at each spot.
@@ -375,8 +389,13 @@ cv::Rect FootprintBox(const calibration::KindTemplate& kind, cv::Point2d centre_
 
 // Step 6: stacks (stacks.cpp): tokens whose shadow or side wall says they stand taller than one token. `camera`:
 // the camera's centre over the board (board mm) and its height (mm); z <= 0 when unknown.
+// `measures` (optional): what was measured around each instance, given for those whose measure may be reused (a
+// `measured` one, from the last still frame: the token lies where it lay and nothing changed within its reach),
+// returned for all.
 void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const cv::Mat& reference_half_lab,
-                 const calibration::TokenModel& model, const cv::Point3d& camera);
+                 const calibration::TokenModel& model, const cv::Point3d& camera, std::vector<StackMeasure>* measures = nullptr);
+// How far beyond a token's footprint JudgeStacks looks (mm).
+inline constexpr double kStackReachMm = 12;
 // Step 6b: doubts kept (stacks.cpp). A race token judged possibly a stack in the last still frame stays so while it
 // lies where it lay (the same kind, its centre within kSameSpotMm): the height cue only ever confirms a single
 // token, and whether it can depends on the frame (how many tokens show their shadow, the light), not on the token.

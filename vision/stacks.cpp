@@ -28,7 +28,7 @@ namespace {
 
 constexpr double kPpm = kBoardPxPerMm;
 constexpr int kDirections = 16;
-constexpr double kReachMm = 12;       // how far beyond a footprint a wall or shadow is followed
+constexpr double kReachMm = kStackReachMm;  // how far beyond a footprint a wall or shadow is followed
 constexpr double kTokenMm = 1.8;      // a race token's thickness
 constexpr double kTallerRatio = 1.2;  // a shadow this much stronger than a single token's is a stack's
 constexpr double kStackOfTwo = 1.8;   // ... and a stack of two's is about this much (the first suite's, lower quartile)
@@ -111,7 +111,10 @@ std::vector<double> Profile(const cv::Mat& labels, uint16_t own, cv::Point2d cen
 }  // namespace
 
 void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const Foreground& fg, const cv::Mat& reference_half_lab,
-                 const calibration::TokenModel& model, const cv::Point3d& camera) {
+                 const calibration::TokenModel& model, const cv::Point3d& camera, std::vector<StackMeasure>* measures) {
+  std::vector<StackMeasure> own_measures;
+  std::vector<StackMeasure>& measured = measures ? *measures : own_measures;
+  measured.resize(instances.size());
   const cv::Size size = fg.mask.size();
   // Every token's footprint, labelled with its index + 1.
   cv::Mat labels = cv::Mat::zeros(size, CV_16U), scratch = cv::Mat::zeros(size, CV_8U);
@@ -137,31 +140,43 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
   for (size_t i = 0; i < instances.size(); ++i) {
     Instance& inst = instances[i];
     const calibration::KindTemplate* t = model.Find(inst.kind);
-    if (!t || !IsRace(inst.kind)) continue;
-    const uint16_t own = static_cast<uint16_t>(i + 1);
-    const cv::Point2d c(inst.centre_mm.x * kPpm - 0.5, inst.centre_mm.y * kPpm - 0.5);
-    const double width = t->size_mm * kPpm;
+    if (!t || !IsRace(inst.kind)) {
+      measured[i] = {};
+      continue;
+    }
+    // The darkening beyond its edge in every direction, and the wall: towards the point below the camera, against
+    // what one token's wall would be there (or as measured in the last still frame, when the caller says it holds).
+    StackMeasure& m = measured[i];
+    if (!m.measured) {
+      const uint16_t own = static_cast<uint16_t>(i + 1);
+      const cv::Point2d c(inst.centre_mm.x * kPpm - 0.5, inst.centre_mm.y * kPpm - 0.5);
+      const double width = t->size_mm * kPpm;
+      m = {};
+      m.measured = true;
+      m.profiles.resize(kDirections);
+      m.clear.resize(kDirections);
+      for (int d = 0; d < kDirections; ++d) {
+        const double a = 2 * CV_PI * d / kDirections;
+        m.profiles[d] = Profile(labels, own, c, {std::cos(a), std::sin(a)}, width, darker, &m.clear[d]);
+      }
+      const cv::Point2d from_below = inst.centre_mm - cv::Point2d(camera.x, camera.y);
+      const double rho = cv::norm(from_below);
+      if (camera.z > 0 && rho > 1) {
+        double clear = 0;
+        const auto wall = Profile(labels, own, c, -from_below / rho, width, differs, &clear);
+        m.wall = true;
+        for (double v : wall) m.wall_mm += v / 40.0 / kPpm;  // mm of full difference
+        m.wall_expected_mm = kTokenMm * rho / camera.z;
+      }
+    }
     std::array<double, kDirections> s{};
     for (int d = 0; d < kDirections; ++d) {
-      const double a = 2 * CV_PI * d / kDirections;
-      double clear = 0;
-      const auto profile = Profile(labels, own, c, {std::cos(a), std::sin(a)}, width, darker, &clear);
-      for (double v : profile) s[d] += v;
-      if (clear < 0.4) s[d] = -1;  // hidden: says nothing about the light
+      for (double v : m.profiles[d]) s[d] += v;
+      if (m.clear[d] < 0.4) s[d] = -1;  // hidden: says nothing about the light
     }
     shade.push_back(s);
     races.push_back(i);
-    // The wall: towards the point below the camera, against what one token's wall would be there.
-    const cv::Point2d from_below = inst.centre_mm - cv::Point2d(camera.x, camera.y);
-    const double rho = cv::norm(from_below);
-    if (camera.z > 0 && rho > 1) {
-      double clear = 0;
-      const auto wall = Profile(labels, own, c, -from_below / rho, width, differs, &clear);
-      double w = 0;
-      for (double v : wall) w += v / 40.0 / kPpm;  // mm of full difference
-      inst.wall_mm = w;
-      inst.wall_expected_mm = kTokenMm * rho / camera.z;
-    }
+    if (m.wall) inst.wall_mm = m.wall_mm, inst.wall_expected_mm = m.wall_expected_mm;
   }
   if (races.size() < static_cast<size_t>(kMinClear)) {
     // Too few race tokens to learn the light from: none can be confirmed a single token.
@@ -183,11 +198,9 @@ void JudgeStacks(std::vector<Instance>& instances, const Rectified& frame, const
   std::vector<std::vector<double>> profiles(races.size());
   std::vector<bool> seen(races.size(), false);
   for (size_t k = 0; k < races.size(); ++k) {
-    const Instance& inst = instances[races[k]];
-    double clear = 0;
-    const cv::Point2d c(inst.centre_mm.x * kPpm - 0.5, inst.centre_mm.y * kPpm - 0.5);
-    profiles[k] = Profile(labels, static_cast<uint16_t>(races[k] + 1), c, dir, model.Find(inst.kind)->size_mm * kPpm, darker, &clear);
-    seen[k] = clear >= 0.5;
+    const StackMeasure& m = measured[races[k]];
+    profiles[k] = m.profiles[best];
+    seen[k] = m.clear[best] >= 0.5;
   }
   const int reach_px = cvRound(kReachMm * kPpm);
   std::vector<double> typical(reach_px, 0);
