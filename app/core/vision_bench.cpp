@@ -18,7 +18,7 @@
 #include "calibration/image_io.h"
 #include "app/core/setup.h"
 #include "app/core/synthetic.h"
-#include "datasets/game_frames.h"
+#include "app/core/demo_table.h"
 #include "engine/inject.h"
 #include "vision/still.h"
 
@@ -111,9 +111,10 @@ vision::StageTimes MedianStages(const std::vector<vision::StageTimes>& stages) {
 }
 
 // A game on the table as the referee watches it: a random game on the bench's map (with its illegal conquests
-// photographed and taken back) written as camera frames, its table set up and its tokens enrolled from its own
-// material; then, frame by frame, the stillness gate, and each time the scene has just become still an incremental
-// observation (the referee's) and, of the same frame, a full one, one after the other.
+// photographed and taken back) made ready as the demo's table is (PrepareDemoTable: the camera's frames, the table
+// set up and its tokens enrolled from its own material); then, frame by frame, the stillness gate, and each time
+// the scene has just become still an incremental observation (the referee's) and, of the same frame, a full one,
+// one after the other.
 engine::Result<bool> TimeMoves(const VisionBenchOptions& options, const fs::path& work, const VisionBenchProgress& progress,
                                VisionBenchReport* report) {
   using R = engine::Result<bool>;
@@ -121,37 +122,27 @@ engine::Result<bool> TimeMoves(const VisionBenchOptions& options, const fs::path
   if (!map) return R::Error(map.error());
   auto game = engine::PlayInjectedGame(*map, options.seed);
   if (!game) return R::Error("bench vision: the game: " + game.error());
-  datasets::GameFramesOptions frames;
-  frames.out = (work / "game").string();
-  frames.frame = options.frame;
-  frames.seed = options.seed;
-  auto written = datasets::WriteGameFrames(game->record, frames, [&](int d, int t) {
-    if (progress) progress("a game photographed", d, t);
-  });
-  if (!written) return R::Error(written.error());
-  calibration::SetupRequest setup;
-  setup.map = (work / "game" / "map.json").string();
-  setup.layout = (work / "game" / "layout.json").string();
-  setup.reference = (work / "game" / "reference.png").string();
-  setup.camera = (work / "game" / "camera.json").string();
-  setup.out = (work / "game-setup").string();
-  if (auto s = core::SetupBoard(setup); !s) return R::Error(s.error());
-  if (auto e = core::EnrollFromCrops(setup.out, (work / "game" / "crops").string()); !e) return R::Error(e.error());
+  const auto step = [&](const std::string& stage, int64_t d, int64_t t) {
+    if (progress) progress("a game: " + stage, static_cast<int>(d), static_cast<int>(t));
+  };
+  auto table = PrepareDemoTable(game->record, work / "game", options.seed, options.frame, step);
+  if (!table) return R::Error(table.error());
   vision::ObserverOptions incremental;
   incremental.incremental = true;
-  auto referee = vision::Observer::Load(setup.out, incremental);
-  auto full = vision::Observer::Load(setup.out);
+  auto referee = vision::Observer::Load(table->setup, incremental);
+  auto full = vision::Observer::Load(table->setup);
   if (!referee || !full) return R::Error(referee ? full.error() : referee.error());
   vision::StillWindow still;
   std::vector<double> moved, moved_full, share;
   std::vector<vision::StageTimes> stages;
-  for (int f = 0; f < written->frames && static_cast<int>(moved.size()) < options.moves; ++f) {
+  const int frames = static_cast<int>(table->truth.size());
+  for (int f = 0; f < frames && static_cast<int>(moved.size()) < options.moves; ++f) {
     char name[32];
     std::snprintf(name, sizeof name, "f%05d.jpg", f);
-    const auto read = calibration::ReadImageFile((work / "game" / "frames" / name).string());
+    const auto read = calibration::ReadImageFile((fs::path(table->frames) / name).string());
     if (!read) return R::Error(read.error());
     still.Update(*read);
-    if (progress) progress("a game observed", f + 1, written->frames);
+    if (progress) progress("a game observed", f + 1, frames);
     if (!still.just_stable()) continue;
     auto a = Clock::now();
     const vision::Observation o = referee->Observe(*read, name);
