@@ -141,6 +141,51 @@ bool AskSoloHiddenCount(const Simulated& chosen, const ObservedBoard& seen, cons
   return true;
 }
 
+// A conquest with more tokens than the game has in hand, while the board shows fewer tokens than the game holds in
+// the conquering race's own regions (fewer for certain, or a stack's lower bound below the game's count): an earlier
+// count may have been read too high (a conquest's region read as 5 when it held 4 leaves the hand one token short
+// ever after). A lower-bound reading never contradicts the game's count, and a right reading of the region later is
+// not a misreading the players would correct, so nothing would mend it: the players confirm those counts first (a
+// count the camera misread is then amended where it was made; when they confirm the game's, the flag follows).
+bool AskHiddenHand(const Reading& reading, const ObservedBoard& seen, const Game& game, Explanation* e) {
+  if (reading.illegal < 0 || reading.actions[reading.illegal].verdict.code != Code::kNotEnoughTokens) return false;
+  const Action& a = reading.actions[reading.illegal].action;
+  if (a.type != ActionType::kConquer || a.with == With::kGhouls || a.player < 0 || a.player >= static_cast<int>(game.players().size())) return false;
+  Game before = game;  // the game as the rejected conquest found it
+  for (int k = 0; k < reading.illegal; ++k)
+    if (!before.Apply(reading.actions[k].action).ok()) return false;
+  const int race = before.players()[a.player].active;
+  if (race < 0 || !before.turn().readied) return false;  // before readying, the hand counts what the regions can give
+  const int needed = a.with == With::kDragon ? 1 : before.ConquestCost(static_cast<Race>(race), a.region).total;
+  const int placed = a.tokens >= 0 ? a.tokens : needed;
+  const int hand = before.civ(static_cast<Race>(race)).hand;
+  if (placed < needed || placed <= hand) return false;  // too few for the region: not a question of the hand
+  std::vector<int> hidden;
+  std::string counts;
+  int excess = 0;
+  for (int r = 0; r < seen.size(); ++r) {
+    const RegionState& b = before.board()[r];
+    const ObservedRegion& o = seen.regions[r];
+    if (r == a.region || !b.HasRace() || b.race != race || b.decline || !o.race || static_cast<int>(*o.race) != race || o.decline ||
+        b.tokens <= o.tokens)
+      continue;
+    hidden.push_back(r);
+    excess += b.tokens - o.tokens;
+    counts += std::string(counts.empty() ? "" : "; ") + "region " + std::to_string(r) + ": the game holds " + std::to_string(b.tokens) + ", " +
+              (o.tokens_certain ? "" : "at least ") + std::to_string(o.tokens) + " seen";
+  }
+  if (excess < placed - hand) return false;
+  e->kind = ExplainKind::kQuestion;
+  e->regions = hidden;
+  e->regions.push_back(a.region);
+  std::sort(e->regions.begin(), e->regions.end());
+  e->text = "The conquest of region " + std::to_string(a.region) + " places " + std::to_string(placed) + " tokens, but the game has " +
+            std::to_string(hand) + " in hand, and the board shows fewer tokens than the game holds (" + counts +
+            "): an earlier count may have been misread; please confirm these counts (if the game's are right, the conquest breaks the rules: " +
+            reading.actions[reading.illegal].verdict.why + ")";
+  return true;
+}
+
 void Choose(const Game& game, const ObservedBoard& seen, const BoardDiff& diff, const std::vector<Simulated>& sims,
             const ExplainContext& context, Explanation* e) {
   // 1. the best legal readings
@@ -187,6 +232,7 @@ void Choose(const Game& game, const ObservedBoard& seen, const BoardDiff& diff, 
   for (const Simulated& s : sims)
     if (s.fit != Fit::kNone && (!worst || IllegalRank(s, context) < IllegalRank(*worst, context))) worst = &s;
   if (worst) {
+    if (context.ask_hidden_counts && AskHiddenHand(worst->reading, seen, game, e)) return;
     e->kind = ExplainKind::kIllegal;
     e->reading = worst->reading;
     e->text = e->verdict().why;

@@ -439,6 +439,32 @@ TEST(Explain, ConquestOntoAStackAsksOrFillsTheCost) {
   EXPECT_TRUE(filled.reading.hidden_count);
 }
 
+// A conquest with more tokens than the game has in hand, while the conquering race's own region shows fewer tokens
+// than the game holds there: an earlier count read too high (region 1 committed with 4 tokens where 2 lay leaves the
+// hand two short ever after). Read right now, the region is no misreading the players would correct: the referee
+// asks them to confirm those counts rather than flag the conquest on the game's.
+TEST(Explain, AConquestShortInHandBesideAHigherCountIsAQuestion) {
+  const Game g = Play(kRatmen, kMerchant, R"([{"player": "Ann", "do": "pick", "slot": 0},
+    {"player": "Ann", "do": "conquer", "region": 1, "tokens": 4}])");  // as read: 2 lay there
+  ASSERT_EQ(g.civ(Race::kRatmen).hand, 6);
+  Board placed = g.board();
+  placed[1].tokens = 2;                                                    // the truth, read right
+  placed[2].race = static_cast<int>(Race::kRatmen), placed[2].tokens = 7;  // 7 of the 8 truly in hand, into the forest
+  const ObservedBoard seen = ObserveBoard(placed);
+  const Explanation e = Explain(g, seen);
+  ASSERT_EQ(e.kind, ExplainKind::kQuestion) << e.text;
+  EXPECT_TRUE(e.options.empty());
+  EXPECT_EQ(e.regions, (std::vector<int>{1, 2}));
+  EXPECT_NE(e.text.find("region 1: the game holds 4, 2 seen"), std::string::npos) << e.text;
+  EXPECT_NE(e.text.find("7 tokens placed, but only 6 in hand"), std::string::npos) << e.text;
+  // Told not to ask, the conquest is flagged on the game's counts.
+  ExplainContext no_questions;
+  no_questions.ask_hidden_counts = false;
+  const Explanation flagged = Explain(g, seen, no_questions);
+  ASSERT_EQ(flagged.kind, ExplainKind::kIllegal) << flagged.text;
+  EXPECT_EQ(flagged.verdict().why, "7 tokens placed, but only 6 in hand");
+}
+
 TEST(Explain, ImpossibleReadingsAreQuestions) {
   const Game g = SecondTurn();
   ObservedBoard seen = ObserveBoard(g.board());
