@@ -249,7 +249,9 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   // board changed since (the rest keeps that frame's tokens).
   t = Clock::now();
   std::optional<Focus> focus;
-  if (options_.incremental && still_scene_) focus = FocusOnChanges(rect.half_lab, *still_scene_, model_, region_labels_.size());
+  if (options_.incremental && still_scene_ && scene_run_ + 1 < options_.full_every)
+    focus = FocusOnChanges(rect.half_lab, *still_scene_, model_, region_labels_.size());
+  scene_run_ = focus ? scene_run_ + 1 : 0;
   cv::Mat unexplained;
   instances_ = FindInstances(rect, fg, reference_board_, reference_glare_, reference_lab_, model_, region_labels_, options_, &unexplained,
                              focus ? &*focus : nullptr);

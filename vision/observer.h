@@ -45,6 +45,8 @@ struct ObserverOptions {
   double max_fit = 20;               // ... and fit its kind no worse than this many times the kind's typical error
   bool incremental = false;          // a frame from the same pose as the last still frame observed names tokens again
                                      // only where it changed since (frames of one game from a fixed camera)
+  int full_every = 12;               // ... but every full_every-th still frame in a row is observed in full (a misreading
+                                     // kept since is read again; a resumed referee replays at most this many frames)
 };
 
 // One token seen on the board, in board millimetres.
@@ -168,6 +170,9 @@ class Observer {
   void ForgetPose() { pose_check_.Clear(), still_scene_.reset(); }
   // Forget the last still frame: the next frame is observed in full, not only where it changed.
   void ForgetScene() { still_scene_.reset(); }
+  // Incremental observation: whether the last frame's tokens were named in full (a resumed referee rebuilds the scene
+  // by observing again the frames from the last one observed in full: ForgetScene, then each in order).
+  bool last_in_full() const { return times_.changed_share < 0; }
   // The per-frame check alone (pipeline step 1's cheap part): true when the pose found before still holds for
   // this frame (8-bit BGR); false when the board must be found again (or was never found).
   bool PoseUnchanged(const cv::Mat& frame) const { return pose_check_.Unchanged(frame); }
@@ -209,6 +214,7 @@ class Observer {
   int registrations_ = 0;            // full registrations so far (the cheap check said the board moved)
   std::vector<Instance> instances_;
   std::optional<StillScene> still_scene_;  // the last still frame observed (incremental observation)
+  int scene_run_ = 0;                // still frames observed incrementally since the last one in full
   StageTimes times_;
   std::string reason_;
 };

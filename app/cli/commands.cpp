@@ -345,6 +345,8 @@ int Main(int argc, char** argv) {
                     "continue the game in --record (verified first): a video or a folder from its resume point, a camera from now");
   referee->add_option("--truth", referee_command.truth, "a synthetic game's truth.jsonl: players answer every question from it, as in `swref demo`");
   referee->add_flag("--quiet", referee_command.quiet, "print only flags, questions, coins and the end");
+  referee->add_flag_callback("--observe-in-full", [&] { referee_command.options.incremental = false; },
+                    "observe every still scene in full (by default a scene is observed anew only where it changed since the last)");
 
   auto* verify = app.add_subcommand("verify", SummaryOf("verify"));
   std::string verify_record;
@@ -486,6 +488,7 @@ int Main(int argc, char** argv) {
   bench->add_option("--maps", referee_bench_maps, "referee: the maps of the injected games, in turn (default 2p,3p,4p,5p)");
   bench->add_option("--size", referee_bench_size, "referee, vision: the camera's frame WIDTHxHEIGHT (default 1920x1080)");
   bench->add_flag("--no-demo", referee_bench_no_demo, "referee: only the injected games, not the demo game");
+  bench->add_flag_callback("--observe-in-full", [&] { referee_bench.incremental = false; }, "referee: observe every still scene in full (not only where it changed)");
   bench->add_option("--keep", referee_bench.keep_dir, "referee: keep each game's frames, setup and record in DIR/<game> (new folders)");
   bench->add_option("--solo", referee_bench.solo_games, "referee: SoloPlay games with illegal solo actions, after the others (default 4)");
   // `referee` is also a top-level command, which CLI11 would take it for: here it is bench's own subcommand, the

@@ -44,6 +44,7 @@ engine::Result<CameraDemoReport> RefereeScript(const DemoReport& scripted, const
   // 3. The referee, watching the frames and hearing the events.
   RefereeOptions ro;
   ro.setup = table->setup;
+  ro.incremental = options.incremental;
   ro.record = options.record_out.empty() ? (work / "record.json").string() : options.record_out;
   if (!options.record_out.empty()) fs::remove(options.record_out, ec);
   auto session = RefereeSession::Start(ro, script->record);

@@ -27,6 +27,7 @@ struct CameraDemoOptions {
                                      // removed afterwards
   std::string record_out;            // the referee's record (journaled); empty: inside work_dir
   cv::Size frame{1920, 1080};
+  bool incremental = true;           // RefereeOptions::incremental (false: every still scene observed in full)
   std::function<void(const Notice&)> on_notice;  // every notice of the session as it comes (`swref demo --verbose`)
 };
 

@@ -74,6 +74,7 @@ engine::Result<RefereeBenchReport> RunRefereeBench(const RefereeBenchOptions& op
       co.work_dir = (std::filesystem::path(options.keep_dir) / folder).string();
     }
     co.frame = options.frame;
+    co.incremental = options.incremental;
     int64_t latency_frame = -1;  // one verdict a frame: the time to its last notice
     co.on_notice = [&](const Notice& n) {
       if (options.on_notice) options.on_notice(game.name, n);

@@ -28,6 +28,7 @@ struct RefereeBenchOptions {
   cv::Size frame{1920, 1080};
   engine::InjectOptions inject;                          // how many illegal conquests of each kind
   bool demo = true;                                      // also the built-in demo game (seed 7), first
+  bool incremental = true;                               // RefereeOptions::incremental (false: every scene in full)
   std::string keep_dir;                                  // keep each game's frames, setup and record in keep_dir/<game>
                                                          // ("solo-2p-seed-1"); empty: temporary folders
   std::function<void(const std::string& game, const Notice&)> on_notice;  // every notice (--verbose)

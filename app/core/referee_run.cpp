@@ -106,7 +106,13 @@ engine::Result<RefereeRunSummary> RunReferee(RefereeSession& session, FrameSourc
     if (!frames.SkipTo(at.next_frame))
       return engine::Result<RefereeRunSummary>::Error("the frames end before frame " + std::to_string(at.next_frame) +
                                                       ", where the game resumes");
-    if (std::string error = session.Restore(again); !error.empty()) return engine::Result<RefereeRunSummary>::Error(error);
+    auto read_again = [&](int64_t index) {  // one at a time: a scene may rest on a dozen frames
+      Frame g;
+      return frames.SkipTo(index) && frames.Next(&g) && g.index == index ? g.image : cv::Mat();
+    };
+    if (std::string error = session.Restore(again, read_again); !error.empty()) return engine::Result<RefereeRunSummary>::Error(error);
+    if (!at.scene_frames.empty() && !frames.SkipTo(at.next_frame))  // back where the game resumes
+      return engine::Result<RefereeRunSummary>::Error("frame " + std::to_string(at.next_frame) + " could not be read again");
     std::vector<Notice> told;
     stepper.ResumeAt(at.next_frame, static_cast<size_t>(at.events), &told);
     take(told);

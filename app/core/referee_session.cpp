@@ -109,7 +109,9 @@ engine::ObservedBoard ToObserved(const vision::Observation& observation) {
 
 engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const RefereeOptions& options, const engine::Record& header) {
   using R = engine::Result<std::unique_ptr<RefereeSession>>;
-  auto observer = vision::Observer::Load(options.setup);
+  vision::ObserverOptions observer_options;
+  observer_options.incremental = options.incremental;
+  auto observer = vision::Observer::Load(options.setup, observer_options);
   if (!observer) return R::Error(observer.error());
   std::optional<Journal> journal;
   std::optional<ResumePoint> point;
@@ -161,12 +163,13 @@ engine::Result<std::unique_ptr<RefereeSession>> RefereeSession::Start(const Refe
       if (f >= 0 && f < point->next_frame) s->resume_at_.frames.push_back(f);
     std::sort(s->resume_at_.frames.begin(), s->resume_at_.frames.end());
     s->resume_at_.frames.erase(std::unique(s->resume_at_.frames.begin(), s->resume_at_.frames.end()), s->resume_at_.frames.end());
+    s->resume_at_.scene_frames = restored->scene_frames;
     s->resume_state_ = std::move(restored);
   }
   return s;
 }
 
-std::string RefereeSession::Restore(const std::map<int64_t, cv::Mat>& frames) {
+std::string RefereeSession::Restore(const std::map<int64_t, cv::Mat>& frames, const std::function<cv::Mat(int64_t)>& read_again) {
   if (!resume_state_) return "";
   SessionState st = std::move(*resume_state_);
   resume_state_.reset();
@@ -181,12 +184,23 @@ std::string RefereeSession::Restore(const std::map<int64_t, cv::Mat>& frames) {
   if (st.pose_frame >= 0) {
     if (std::string why = observer_->RestorePose(st.pose, *frame_at(st.pose_frame)); !why.empty())
       return where + ": frame " + std::to_string(st.pose_frame) + ": " + why;
+    // The observer's still scene (incremental observation): the frames since the last one observed in full, observed
+    // again in order, as the uninterrupted run observed them.
+    observer_->ForgetScene();
+    for (int64_t f : st.scene_frames) {
+      const cv::Mat image = read_again ? read_again(f) : cv::Mat();
+      if (image.empty()) return where + ": frame " + std::to_string(f) + " could not be read again (resume with the frames the game was refereed from)";
+      const int registrations = observer_->registrations();
+      const vision::Observation o = observer_->Observe(image, "frame " + std::to_string(f));
+      if (o.status != vision::Status::kOk || observer_->registrations() != registrations || (f == st.scene_frames.front()) != observer_->last_in_full())
+        return where + ": frame " + std::to_string(f) + " does not read again as it did (resume with the frames the game was refereed from)";
+    }
     observer_->RestorePossibleStacks(std::move(st.possible_stacks));
   }
   still_.Restore(st.still, st.still_frame >= 0 ? *frame_at(st.still_frame) : cv::Mat());
   still_state_ = static_cast<vision::StillWindow::State>(st.still_state);
   last_frame_ = st.last_frame, frames_seen_ = st.frames_seen, frames_observed_ = st.frames_observed, coins_told_ = st.coins_told;
-  observed_frame_ = st.observed_frame, still_frame_ = st.still_frame, pose_frame_ = st.pose_frame;
+  observed_frame_ = st.observed_frame, still_frame_ = st.still_frame, pose_frame_ = st.pose_frame, scene_frames_ = std::move(st.scene_frames);
   last_raw_ = std::move(st.last_raw), last_sha_ = std::move(st.last_sha), last_seen_ = std::move(st.last_seen);
   committed_seen_ = std::move(st.committed_seen), corrections_ = std::move(st.corrections);
   question_die_ = st.question_die, question_die_player_ = st.question_die_player;
@@ -205,6 +219,7 @@ SessionState RefereeSession::SaveState() const {
   st.still_state = static_cast<int>(still_state_);
   st.observed_frame = observed_frame_, st.still_frame = still_frame_, st.pose_frame = pose_frame_;
   if (pose_frame_ >= 0) st.pose = observer_->last_pose(), st.possible_stacks = observer_->possible_stacks();
+  if (pose_frame_ >= 0) st.scene_frames = scene_frames_;
   st.last_raw = last_raw_, st.last_sha = last_sha_, st.last_seen = last_seen_, st.committed_seen = committed_seen_,
   st.corrections = corrections_;
   st.question_die = question_die_, st.question_die_player = question_die_player_;
@@ -317,8 +332,14 @@ void RefereeSession::Take(const Frame& frame, std::vector<Notice>* notices) {
   const int registrations = observer_->registrations();
   last_observation_ = observer_->Observe(frame.image, frame.name);
   observed_image_ = frame.name;
-  if (observer_->registrations() != registrations) pose_frame_ = frame.index;
-  if (!observer_->holds_pose()) pose_frame_ = -1;
+  // The frames the observer's still scene rests on (incremental observation): a new pose (even in a frame then found
+  // to be motion) forgets the scene, and a frame observed in full starts it again.
+  if (observer_->registrations() != registrations) pose_frame_ = frame.index, scene_frames_.clear();
+  if (!observer_->holds_pose()) pose_frame_ = -1, scene_frames_.clear();
+  if (options_.incremental && last_observation_.status == vision::Status::kOk) {
+    if (observer_->last_in_full()) scene_frames_.clear();
+    scene_frames_.push_back(frame.index);
+  }
   if (last_observation_.status != vision::Status::kOk) {
     out.push_back({NoticeKind::kVision, frame.index,
                    frame.name + ": " + std::string(vision::ToString(last_observation_.status)) + " (" + observer_->last_reason() + ")"});

@@ -29,6 +29,7 @@
 
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -57,6 +58,8 @@ struct RefereeOptions {
                                   // (RunReferee restores the resume point and re-judges the frames after it)
   vision::StillOptions still;     // when a scene counts as stable
   bool ask_hidden_counts = true;  // a conquest onto a stack hiding its count: a question (engine/explain.h)
+  bool incremental = true;        // a still scene is observed anew only where it changed since the last one
+                                  // (vision::ObserverOptions::incremental); false: every one in full
   JournalOptions journal;         // limits, the file writer (tests inject failures), the clock
 };
 
@@ -92,6 +95,8 @@ struct ResumeAt {
   int64_t events = 0;           // events of the events file already told
   std::vector<int64_t> frames;  // frames to read again first and hand to Restore() (the resume point's state
                                 // keeps their index, not their pixels)
+  std::vector<int64_t> scene_frames;  // frames Restore() reads again one by one and observes (incremental observation:
+                                      // those since the last observed in full, at most ObserverOptions::full_every)
 };
 
 class RefereeSession {
@@ -107,9 +112,10 @@ class RefereeSession {
   std::string Retry();
 
   // Re-judging resume (options.rejudge): where to continue; Restore() puts the resume point's state back, given
-  // the frames resume_at().frames names ("" or the error). How the resume goes, for people: resume_note().
+  // the frames resume_at().frames names and `read_again` for those of resume_at().scene_frames ("" or the error).
+  // How the resume goes, for people: resume_note().
   const ResumeAt& resume_at() const { return resume_at_; }
-  std::string Restore(const std::map<int64_t, cv::Mat>& frames);
+  std::string Restore(const std::map<int64_t, cv::Mat>& frames, const std::function<cv::Mat(int64_t)>& read_again = nullptr);
   const std::string& resume_note() const { return resume_note_; }
   // After a frame and the events told after it: writes the resume point when something happened since the last
   // one (a frame observed in full, an entry, an event). A write that fails stops the session like the record's.
@@ -198,6 +204,7 @@ class RefereeSession {
   int64_t last_frame_ = -1;      // the last frame taken
   int64_t still_frame_ = -1;     // the frame the still window compares the next one with
   int64_t pose_frame_ = -1;      // the frame the observer's held pose was found in
+  std::vector<int64_t> scene_frames_;  // incremental observation: the frames observed since (and with) the last one in full
 
   // Resuming and resume points.
   ResumeAt resume_at_;

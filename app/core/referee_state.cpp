@@ -14,6 +14,7 @@ constexpr size_t kMaxList = 10000;  // corrections, waiting events, options, act
 constexpr size_t kMaxText = 64 << 10;
 constexpr int64_t kMaxFrame = int64_t{1} << 40;
 constexpr double kMaxMm = 1e5;        // a board coordinate
+constexpr size_t kMaxSceneFrames = 1000;  // the observer's scene rests on at most ObserverOptions::full_every frames
 
 json BoardJson(const engine::ObservedBoard& board) { return json(engine::ToJson(board)); }
 json RegionJson(const engine::ObservedRegion& region) { return BoardJson(engine::ObservedBoard{{region}}); }
@@ -56,6 +57,18 @@ void ReadPose(FieldReader& top, SessionState* s) {
     }
   }
   if (r.ok() && frame != s->pose_frame) r.Fail(r.Place("frame") + ": expected the pose_frame, " + std::to_string(s->pose_frame));
+  // The frames the observer's still scene rests on (written since incremental observation; an older point has none),
+  // in order, taken already, and no more than a scene keeps.
+  const json* scene = p->contains("scene_frames") ? r.Array("scene_frames", kMaxSceneFrames) : nullptr;
+  for (size_t i = 0; scene && i < scene->size() && r.ok(); ++i) {
+    const json& v = (*scene)[i];
+    const int64_t after = s->scene_frames.empty() ? -1 : s->scene_frames.back();
+    if (!v.is_number_integer() || v.get<int64_t>() <= after || v.get<int64_t>() > s->last_frame)
+      r.Fail(r.Place("scene_frames") + "[" + std::to_string(i) + "]: expected frames in increasing order up to the last frame, " +
+             std::to_string(s->last_frame));
+    else
+      s->scene_frames.push_back(v.get<int64_t>());
+  }
   // The observer's possible stacks under that pose (written since this field was added; an older point has none).
   const json* stacks = p->contains("possible_stacks") ? r.Array("possible_stacks", kMaxList) : nullptr;
   for (size_t i = 0; stacks && i < stacks->size() && r.ok(); ++i) {
@@ -142,7 +155,8 @@ json ToJson(const SessionState& s, const std::vector<std::string>& players) {
             {"image_from_board", m},
             {"residual_px", s.pose.residual_px},
             {"markers_found", s.pose.markers_found},
-            {"possible_stacks", stacks}};
+            {"possible_stacks", stacks},
+            {"scene_frames", s.scene_frames}};
   }
   return {{"last_frame", s.last_frame},
           {"frames_seen", s.frames_seen},

@@ -1,7 +1,7 @@
 // The referee session's state as a resume point keeps it (resume_point.h, docs/referee.md "Crashes and
 // resuming"): everything that decides a later verdict, so that frames re-judged after a resume give exactly the
 // entries an uninterrupted run gives. Frames are kept by index (the still window's last frame, the frame the
-// observer's pose was found in) and read again on resume. When read back it is outside input: every field is
+// observer's pose was found in, those its still scene rests on) and read again on resume. When read back it is outside input: every field is
 // checked against the game it resumes (regions, players, journal entries) and an error names the field.
 #pragma once
 
@@ -40,6 +40,8 @@ struct SessionState {
   int64_t pose_frame = -1;         // the frame the observer's held pose was found in (-1: none held)
   calibration::BoardPose pose;     // ... that pose
   std::vector<vision::PossibleStack> possible_stacks;  // ... and the observer's doubts under it (KeepStackDoubts)
+  std::vector<int64_t> scene_frames;                   // ... and the frames its still scene rests on (incremental
+                                                       // observation: since the last one observed in full)
   engine::ObservedBoard last_raw;  // the last reading before corrections (empty: none yet)
   std::string last_sha;            // ... its digest
   std::optional<engine::ObservedBoard> last_seen;

@@ -202,6 +202,18 @@ TEST_F(DemoTableTest, ActionsToldDuringAQuestionAreAppliedOnceItIsAnswered) {
   bad = doc;
   bad["pose"]["possible_stacks"][0]["x_mm"] = "left";
   EXPECT_EQ(ParseSessionState(bad, context, "point").error(), "point.pose.possible_stacks[0].x_mm: expected a position on the board in mm");
+  // ... and the frames the observer's still scene rests on (incremental observation), which a resume observes again.
+  ASSERT_FALSE(saved.scene_frames.empty());
+  EXPECT_LE(saved.scene_frames.size(), static_cast<size_t>(vision::ObserverOptions{}.full_every));
+  EXPECT_EQ(kept->scene_frames, saved.scene_frames);
+  bad = doc;
+  bad["pose"]["scene_frames"] = {1, 0};
+  EXPECT_EQ(ParseSessionState(bad, context, "point").error(),
+            "point.pose.scene_frames[1]: expected frames in increasing order up to the last frame, " + std::to_string(saved.last_frame));
+  bad["pose"].erase("scene_frames");  // a point of an older version: none
+  auto no_scene = ParseSessionState(bad, context, "point");
+  ASSERT_TRUE(no_scene) << no_scene.error();
+  EXPECT_TRUE(no_scene->scene_frames.empty());
   // The die a SoloPlay question's readings roll (JudgeFinalDie) is kept with the question; an older point has none.
   nlohmann::json with_die = doc;
   with_die["question_die"] = 2, with_die["question_die_player"] = 0;
