@@ -91,7 +91,7 @@ int RunReferee(const RefereeCommand& command) {
   bar.Finish();
   if (!run) return Fail("referee: " + run.error(), 1);
   std::printf(
-      "\n%lld frames, %lld observed in full; %d actions committed, %d conquests flagged, %d questions; median %.0f ms from a still "
+      "\n%lld frames, %lld observed; %d actions committed, %d conquests flagged, %d questions; median %.0f ms from a still "
       "frame to its verdict.\n",
       static_cast<long long>(run->frames), static_cast<long long>(run->observed), run->committed, run->flags, run->questions,
       run->median_latency_ms());
@@ -132,7 +132,7 @@ int RunCameraDemo(core::CameraDemoOptions options, bool verbose) {
   std::string winners;
   for (const auto& w : report->winners) winners += (winners.empty() ? "" : " and ") + w;
   std::printf(".  %s: %s\n", report->winners.size() > 1 ? "Shared win" : "Winner", winners.c_str());
-  std::printf("\n%lld frames, %lld observed in full (the scene had just become still); median %.0f ms from such a frame to its "
+  std::printf("\n%lld frames, %lld observed (the scene had just become still); median %.0f ms from such a frame to its "
               "verdict; the players answered %d question%s, correcting %d region reading%s.\n",
               static_cast<long long>(report->run.frames), static_cast<long long>(report->run.observed), report->run.median_latency_ms(),
               report->questions, report->questions == 1 ? "" : "s", report->answered, report->answered == 1 ? "" : "s");

@@ -15,7 +15,7 @@ namespace swref::core {
 
 struct RefereeRunSummary {
   int64_t frames = 0;                // frames read
-  int64_t observed = 0;              // frames observed in full (the scene had just become still)
+  int64_t observed = 0;              // frames observed (the scene had just become still)
   int committed = 0, flags = 0, questions = 0, refused = 0;
   bool stopped = false;              // the record could not be written: the run stopped there
   std::vector<double> latency_ms;    // from a frame to its verdict, per judged still scene

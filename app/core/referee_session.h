@@ -2,7 +2,8 @@
 // actions, flags, questions and tallies out, every committed event in the game record before it is shown.
 //
 // Frames: every frame goes through the cheap stillness check (vision/still.h); when the scene has just become
-// stable, the frame is observed in full (vision/observer.h). An observation that reads differently from the last
+// stable, the frame is observed (vision/observer.h; incrementally: only where the board changed since the last
+// still scene, every twelfth in full). An observation that reads differently from the last
 // one is explained against the committed game (engine/explain.h):
 //   - legal actions are committed (journal.h: an `observation` digest, then each `action`);
 //   - an illegal conquest is flagged (`flag`: the rule and the numbers) and stays open until the players take it
@@ -118,7 +119,7 @@ class RefereeSession {
   std::string Restore(const std::map<int64_t, cv::Mat>& frames, const std::function<cv::Mat(int64_t)>& read_again = nullptr);
   const std::string& resume_note() const { return resume_note_; }
   // After a frame and the events told after it: writes the resume point when something happened since the last
-  // one (a frame observed in full, an entry, an event). A write that fails stops the session like the record's.
+  // one (a frame observed, an entry, an event). A write that fails stops the session like the record's.
   std::vector<Notice> SaveResumePoint(int64_t next_frame, int64_t events);
   // The state a resume point keeps (referee_state.h).
   SessionState SaveState() const;
@@ -139,7 +140,7 @@ class RefereeSession {
   const vision::Observer& observer() const { return *observer_; }
   vision::StillWindow::State still_state() const { return still_state_; }
   int64_t last_frame() const { return last_frame_; }               // the last frame taken (-1: none)
-  int64_t last_observed_frame() const { return observed_frame_; }  // the last frame observed in full (-1: none)
+  int64_t last_observed_frame() const { return observed_frame_; }  // the last frame observed (-1: none)
   int64_t frames_seen() const { return frames_seen_; }
   int64_t frames_observed() const { return frames_observed_; }
 
@@ -196,7 +197,7 @@ class RefereeSession {
   std::string open_text_;
   std::vector<engine::Reading> question_options_;
   std::vector<int> question_regions_;  // the regions the open question names
-  int64_t observed_frame_ = -1;        // the frame last observed in full, and its name
+  int64_t observed_frame_ = -1;        // the frame last observed, and its name
   std::string observed_image_;
   std::chrono::steady_clock::time_point frame_time_;
   int64_t frames_seen_ = 0, frames_observed_ = 0;

@@ -35,7 +35,7 @@ struct SessionState {
   size_t coins_told = 0;  // turn scores already told
   vision::StillWindow::Saved still;
   int still_state = 0;             // vision::StillWindow::State
-  int64_t observed_frame = -1;     // the last frame observed in full
+  int64_t observed_frame = -1;     // the last frame observed
   int64_t still_frame = -1;        // the frame the still window compares the next one with (-1: none)
   int64_t pose_frame = -1;         // the frame the observer's held pose was found in (-1: none held)
   calibration::BoardPose pose;     // ... that pose

@@ -1,6 +1,6 @@
 // Where a game refereed from a recorded source (a video, a folder of frames) resumes after a crash
 // (docs/referee.md, "Crashes and resuming"). The referee writes it beside the record (RECORD.resume) after every
-// frame that it observed in full or that committed something: how far the game got (the next frame to read, the
+// frame that it observed or that committed something: how far the game got (the next frame to read, the
 // events told), which journal entries that state follows (their count and the last one's hash), and the session's
 // state then (RefereeSession::SaveState). `swref referee --resume` restores that state and re-judges the frames
 // after it; the entries those frames wrote before the crash are taken from the record, not written again

@@ -41,7 +41,7 @@ TEST(SoloCamera, ASoloGameRefereedFromTheCameraEndsAsScripted) {
   EXPECT_EQ(run->turns_exact, static_cast<int>(script->turns.size()));
   EXPECT_EQ(run->solo_result, script->solo_result);
   EXPECT_GT(run->run.frames, 100) << "every frame was taken";
-  EXPECT_GT(run->run.observed, 30) << "every new still board was observed in full";
+  EXPECT_GT(run->run.observed, 30) << "every new still board was observed";
 }
 
 }  // namespace
