@@ -4,8 +4,10 @@
 // matched to the reference's and their glare taken off (Rectified::half_lab), so a camera's exposure flicker
 // changes nothing; what the matching does not undo (glare that moved, a new shadow) is a change like a token's, and
 // where more than a quarter of the board changed the frame is observed in full.
+#include <algorithm>
 #include <cmath>
 #include <optional>
+#include <vector>
 
 #include <opencv2/imgproc.hpp>
 
@@ -56,10 +58,8 @@ cv::Mat ChangedSince(const cv::Mat& half_lab, const cv::Mat& before_half_lab) {
   return changed;
 }
 
-std::optional<Focus> FocusOnChanges(const cv::Mat& half_lab, const StillScene& before, const calibration::TokenModel& model,
+std::optional<Focus> FocusOnChanges(const cv::Mat& changed_half, const StillScene& before, const calibration::TokenModel& model,
                                     cv::Size board_px) {
-  if (before.half_lab.empty() || before.half_lab.size() != half_lab.size()) return std::nullopt;
-  const cv::Mat changed_half = ChangedSince(half_lab, before.half_lab);
   Focus focus;
   focus.changed_share = cv::countNonZero(changed_half) / static_cast<double>(changed_half.total());
   if (focus.changed_share > kMaxChangedShare) return std::nullopt;
@@ -118,6 +118,26 @@ std::vector<StackMeasure> KeptStackMeasures(const Focus& focus, const StillScene
     if (cv::countNonZero(fresh(around)) == 0) measures[j] = before.stacks[from];
   }
   return measures;
+}
+
+std::vector<int> RegionsChanged(const cv::Mat& changed_half, const cv::Mat& region_labels, int regions) {
+  CV_Assert(changed_half.type() == CV_8U && region_labels.type() == CV_32S);
+  std::vector<int> pixels(static_cast<size_t>(std::max(regions, 0)), 0);
+  const double sx = static_cast<double>(region_labels.cols) / changed_half.cols, sy = static_cast<double>(region_labels.rows) / changed_half.rows;
+  for (int y = 0; y < changed_half.rows; ++y) {
+    const uchar* c = changed_half.ptr<uchar>(y);
+    const int* labels = region_labels.ptr<int>(std::min(static_cast<int>(y * sy), region_labels.rows - 1));
+    for (int x = 0; x < changed_half.cols; ++x) {
+      if (!c[x]) continue;
+      const int r = labels[std::min(static_cast<int>(x * sx), region_labels.cols - 1)];
+      if (r >= 0 && r < regions) ++pixels[static_cast<size_t>(r)];
+    }
+  }
+  const double px_per_mm2 = (kBoardPxPerMm / sx) * (kBoardPxPerMm / sy);  // changed_half's pixels a mm^2
+  std::vector<int> changed;
+  for (int r = 0; r < regions; ++r)
+    if (pixels[static_cast<size_t>(r)] >= kRegionChangedMm2 * px_per_mm2) changed.push_back(r);
+  return changed;
 }
 
 }  // namespace swref::vision

@@ -164,6 +164,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   const auto start = Clock::now();
   times_ = {};
   instances_.clear();
+  changed_regions_.clear();
   reason_.clear();
   const int regions = map_->size();
   cv::Mat frame;
@@ -249,8 +250,11 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   // board changed since (the rest keeps that frame's tokens).
   t = Clock::now();
   std::optional<Focus> focus;
-  if (options_.incremental && still_scene_ && scene_run_ + 1 < options_.full_every)
-    focus = FocusOnChanges(rect.half_lab, *still_scene_, model_, region_labels_.size());
+  if (options_.incremental && still_scene_ && still_scene_->half_lab.size() == rect.half_lab.size()) {
+    const cv::Mat changed_half = ChangedSince(rect.half_lab, still_scene_->half_lab);
+    if (scene_run_ + 1 < options_.full_every) focus = FocusOnChanges(changed_half, *still_scene_, model_, region_labels_.size());
+    changed_regions_ = RegionsChanged(changed_half, region_labels_, regions);
+  }
   scene_run_ = focus ? scene_run_ + 1 : 0;
   cv::Mat unexplained;
   instances_ = FindInstances(rect, fg, reference_board_, reference_glare_, reference_lab_, model_, region_labels_, options_, &unexplained,

@@ -173,6 +173,11 @@ class Observer {
   // Incremental observation: whether the last frame's tokens were named in full (a resumed referee rebuilds the scene
   // by observing again the frames from the last one observed in full: ForgetScene, then each in order).
   bool last_in_full() const { return times_.changed_share < 0; }
+  // ... and the regions whose pixels changed since that still frame (RegionsChanged), whether this one was observed
+  // incrementally or in full; empty when there was none to compare with (the first frame, a new pose, full mode).
+  // A region can change and read the same (a token hidden under a piece that moved): the referee asks again about
+  // a region the players corrected when it changed (referee_session.cpp).
+  const std::vector<int>& changed_regions() const { return changed_regions_; }
   // The per-frame check alone (pipeline step 1's cheap part): true when the pose found before still holds for
   // this frame (8-bit BGR); false when the board must be found again (or was never found).
   bool PoseUnchanged(const cv::Mat& frame) const { return pose_check_.Unchanged(frame); }
@@ -215,6 +220,7 @@ class Observer {
   std::vector<Instance> instances_;
   std::optional<StillScene> still_scene_;  // the last still frame observed (incremental observation)
   int scene_run_ = 0;                // still frames observed incrementally since the last one in full
+  std::vector<int> changed_regions_;  // since the last still frame (changed_regions())
   StageTimes times_;
   std::string reason_;
 };
@@ -367,10 +373,14 @@ bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table
 
 // CV_8U at half_lab's size (1 px/mm): where the board changed between two light-matched frames.
 cv::Mat ChangedSince(const cv::Mat& half_lab, const cv::Mat& before_half_lab);
-// Where to name tokens again, or nothing when the frame must be observed in full (too much of the board changed,
-// or `before` is not comparable). `board_px`: the board image's size (kBoardPxPerMm).
-std::optional<Focus> FocusOnChanges(const cv::Mat& half_lab, const StillScene& before, const calibration::TokenModel& model,
+// Where to name tokens again (`changed_half`: ChangedSince against `before`), or nothing when the frame must be
+// observed in full (too much of the board changed). `board_px`: the board image's size (kBoardPxPerMm).
+std::optional<Focus> FocusOnChanges(const cv::Mat& changed_half, const StillScene& before, const calibration::TokenModel& model,
                                     cv::Size board_px);
+// The regions (ids, ascending) with at least kRegionChangedMm2 of `changed_half` (ChangedSince) in them;
+// `region_labels`: region id per board pixel (CV_32S, kBoardPxPerMm).
+inline constexpr int kRegionChangedMm2 = 50;
+std::vector<int> RegionsChanged(const cv::Mat& changed_half, const cv::Mat& region_labels, int regions);
 // For JudgeStacks, by instance of `instances` (FindInstances with `focus`: its kept tokens first): the last still
 // frame's measure of each kept token that neither the focus nor a token named this frame comes within its reach
 // of; the others are left to be measured.

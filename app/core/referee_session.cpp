@@ -352,7 +352,9 @@ void RefereeSession::Take(const Frame& frame, std::vector<Notice>* notices) {
   last_sha_ = ObservationSha256(digest);
   last_raw_ = ToObserved(last_observation_);
   engine::ObservedBoard seen = last_raw_;
-  // A region the players corrected keeps their reading while the camera still reads it as it did then. In a
+  // A region the players corrected keeps their reading while the camera still reads it as it did then, and (observing
+  // incrementally) while its pixels have not changed since the last still scene: a token hidden under a piece that
+  // moved reads as before, but what lies there may not be what they said (it is read, and asked about, again). In a
   // standard game, a count they gave for a stack that the camera reads confidently but only as a lower bound is
   // kept only until the game holds it: from then on the lower bound, which the game's count meets, leaves the count
   // to the rules again (a player readying the troops at the start of a turn takes tokens off unseen; a count kept
@@ -361,7 +363,8 @@ void RefereeSession::Take(const Frame& frame, std::vector<Notice>* notices) {
   for (auto it = corrections_.begin(); it != corrections_.end();) {
     const int r = it->first;
     const RegionCorrection& c = it->second;
-    const bool same = r < seen.size() && seen.regions[r] == c.raw;
+    const std::vector<int>& changed = observer_->changed_regions();
+    const bool same = r < seen.size() && seen.regions[r] == c.raw && !std::binary_search(changed.begin(), changed.end(), r);
     const bool held = same && !game().solo() && !c.raw.tokens_certain && !c.raw.uncertain && r < static_cast<int>(board.size()) &&
                       engine::ReadsAs(board[r], c.corrected) && engine::ReadsAs(board[r], c.raw);
     if (same && !held) seen.regions[r] = c.corrected;

@@ -135,6 +135,8 @@ engine::Result<bool> TimeMoves(const VisionBenchOptions& options, const fs::path
   vision::StillWindow still;
   std::vector<double> moved, moved_full, share;
   std::vector<vision::StageTimes> stages;
+  bool scene = false;  // the referee's observer holds a still scene (it observed one, and the board has not moved since)
+  int in_full = 0;
   const int frames = static_cast<int>(table->truth.size());
   for (int f = 0; f < frames && static_cast<int>(moved.size()) < options.moves; ++f) {
     char name[32];
@@ -144,20 +146,31 @@ engine::Result<bool> TimeMoves(const VisionBenchOptions& options, const fs::path
     still.Update(*read);
     if (progress) progress("a game observed", f + 1, frames);
     if (!still.just_stable()) continue;
+    const int registrations = referee->registrations();
     auto a = Clock::now();
     const vision::Observation o = referee->Observe(*read, name);
     const double ms = Ms(a, Clock::now());
     const double changed = referee->last_times().changed_share;
-    if (o.status != vision::Status::kOk || changed <= 0) continue;  // the first frame, a bump, or nothing changed
+    const bool had_scene = scene && referee->registrations() == registrations;
+    if (o.status == vision::Status::kOk) scene = true;
+    if (referee->registrations() != registrations) scene = o.status == vision::Status::kOk;
+    // Left out: the first frame, a bump, nothing changed. Kept: every full_every-th in a row, observed in full.
+    const bool periodic = o.status == vision::Status::kOk && changed < 0 && had_scene;
+    if (o.status != vision::Status::kOk || (changed <= 0 && !periodic)) continue;
     full->ForgetScene();
     a = Clock::now();
     full->Observe(*read, name);
     moved_full.push_back(Ms(a, Clock::now()));
     moved.push_back(ms);
-    share.push_back(changed);
-    stages.push_back(referee->last_times());
+    if (periodic) {
+      ++in_full;
+    } else {
+      share.push_back(changed);
+      stages.push_back(referee->last_times());
+    }
   }
   report->moves = static_cast<int>(moved.size());
+  report->moves_in_full = in_full;
   report->move_ms = Quantile(moved, 0.5);
   report->move_p90_ms = Quantile(moved, 0.9);
   report->move_full_ms = Quantile(moved_full, 0.5);

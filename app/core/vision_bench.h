@@ -41,11 +41,12 @@ struct VisionBenchReport {
   double observe_p90_ms = 0;
   double cold_ms = 0;          // median: full observation with the board found anew
   int moves = 0;               // a game's still scenes after a move (TimeMoves), each observed ...
+  int moves_in_full = 0;       // ... (of which every full_every-th in a row observed in full, as the referee does)
   double move_ms = 0;          // ... incrementally, as the referee does: median
   double move_p90_ms = 0;
   double move_full_ms = 0;     // ... and in full: median
-  double move_changed_share = 0;  // median share of the board that changed
-  vision::StageTimes move_stages;  // medians of the incremental observations' stages
+  double move_changed_share = 0;  // median share of the board that changed (those observed incrementally)
+  vision::StageTimes move_stages;  // medians of the incremental observations' stages (not those in full)
   vision::StageTimes stages;   // medians of the warm observations' stages
   double observe_peak_mb = 0;  // `swref observe` over the photos: peak resident memory (0: not measured)
   int observe_images = 0;      // ... over this many photos

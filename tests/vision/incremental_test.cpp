@@ -2,8 +2,11 @@
 // tokens again only where the board changed; it must read every region as a full observation of it does.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "datasets/dataset.h"
 #include "datasets/eval.h"
+#include "engine/observed.h"
 #include "tests/vision/rig.h"
 #include "vision/observer.h"
 
@@ -56,6 +59,19 @@ TEST(IncrementalObservation, AMoveIsNamedAgainOnlyWhereTheBoardChangedAndReadsAs
     scene.truth.image = name;
     const Observation seen = rig.observer->Observe(frame, name);
     const StageTimes times = rig.observer->last_times();
+    // Every region the move changed changed in pixels too (the referee asks again about a corrected one).
+    const std::vector<int>& changed = rig.observer->changed_regions();
+    if (i > 0) {
+      const engine::ObservedBoard now = engine::ObserveBoard(boards[i]), before = engine::ObserveBoard(boards[i - 1]);
+      size_t moved = 0;
+      for (int r = 0; r < now.size(); ++r) {
+        if (now.regions[r] == before.regions[r]) continue;
+        ++moved;
+        EXPECT_TRUE(std::binary_search(changed.begin(), changed.end(), r)) << name << ": region " << r << " changed unseen";
+      }
+      // ... and few others: a token's shadow or edge reaching over a border.
+      EXPECT_LE(changed.size(), moved + 4) << name << ": " << moved << " regions changed";
+    }
     full.ForgetScene();
     const Observation whole = full.Observe(frame, name);
     ASSERT_EQ(seen.status, Status::kOk) << name << ": " << rig.observer->last_reason();
@@ -106,6 +122,7 @@ TEST(IncrementalObservation, AStillBoardKeepsEveryToken) {
   const Observation again = rig.observer->Observe(datasets::RenderScene(*rig.table, boards[0], so, shot), "again");
   ASSERT_EQ(again.status, Status::kOk) << rig.observer->last_reason();
   EXPECT_LT(rig.observer->last_times().changed_share, 0.002);
+  EXPECT_TRUE(rig.observer->changed_regions().empty());
   EXPECT_EQ(rig.observer->last_times().tokens_kept, static_cast<int>(tokens));
   for (size_t r = 0; r < first.regions.size(); ++r) EXPECT_EQ(again.regions[r], first.regions[r]) << "region " << r;
 }
