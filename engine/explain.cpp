@@ -150,7 +150,8 @@ bool AskSoloHiddenCount(const Simulated& chosen, const ObservedBoard& seen, cons
 bool AskHiddenHand(const Reading& reading, const ObservedBoard& seen, const Game& game, Explanation* e) {
   if (reading.illegal < 0 || reading.actions[reading.illegal].verdict.code != Code::kNotEnoughTokens) return false;
   const Action& a = reading.actions[reading.illegal].action;
-  if (a.type != ActionType::kConquer || a.with == With::kGhouls || a.player < 0 || a.player >= static_cast<int>(game.players().size())) return false;
+  if (a.type != ActionType::kConquer || a.with == With::kGhouls || a.player < 0 || a.player >= static_cast<int>(game.players().size()))
+    return false;
   Game before = game;  // the game as the rejected conquest found it
   for (int k = 0; k < reading.illegal; ++k)
     if (!before.Apply(reading.actions[k].action).ok()) return false;
@@ -171,8 +172,8 @@ bool AskHiddenHand(const Reading& reading, const ObservedBoard& seen, const Game
       continue;
     hidden.push_back(r);
     excess += b.tokens - o.tokens;
-    counts += std::string(counts.empty() ? "" : "; ") + "region " + std::to_string(r) + ": the game holds " + std::to_string(b.tokens) + ", " +
-              (o.tokens_certain ? "" : "at least ") + std::to_string(o.tokens) + " seen";
+    counts += std::string(counts.empty() ? "" : "; ") + "region " + std::to_string(r) + ": the game holds " + std::to_string(b.tokens) +
+              ", " + (o.tokens_certain ? "" : "at least ") + std::to_string(o.tokens) + " seen";
   }
   if (excess < placed - hand) return false;
   e->kind = ExplainKind::kQuestion;

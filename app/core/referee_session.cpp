@@ -189,18 +189,21 @@ std::string RefereeSession::Restore(const std::map<int64_t, cv::Mat>& frames, co
     observer_->ForgetScene();
     for (int64_t f : st.scene_frames) {
       const cv::Mat image = read_again ? read_again(f) : cv::Mat();
-      if (image.empty()) return where + ": frame " + std::to_string(f) + " could not be read again (resume with the frames the game was refereed from)";
+      const std::string again = " (resume with the frames the game was refereed from)";
+      if (image.empty()) return where + ": frame " + std::to_string(f) + " could not be read again" + again;
       const int registrations = observer_->registrations();
       const vision::Observation o = observer_->Observe(image, "frame " + std::to_string(f));
-      if (o.status != vision::Status::kOk || observer_->registrations() != registrations || (f == st.scene_frames.front()) != observer_->last_in_full())
-        return where + ": frame " + std::to_string(f) + " does not read again as it did (resume with the frames the game was refereed from)";
+      const bool first = f == st.scene_frames.front();  // observed in full, the others only where they changed
+      if (o.status != vision::Status::kOk || observer_->registrations() != registrations || first != observer_->last_in_full())
+        return where + ": frame " + std::to_string(f) + " does not read again as it did" + again;
     }
     observer_->RestorePossibleStacks(std::move(st.possible_stacks));
   }
   still_.Restore(st.still, st.still_frame >= 0 ? *frame_at(st.still_frame) : cv::Mat());
   still_state_ = static_cast<vision::StillWindow::State>(st.still_state);
   last_frame_ = st.last_frame, frames_seen_ = st.frames_seen, frames_observed_ = st.frames_observed, coins_told_ = st.coins_told;
-  observed_frame_ = st.observed_frame, still_frame_ = st.still_frame, pose_frame_ = st.pose_frame, scene_frames_ = std::move(st.scene_frames);
+  observed_frame_ = st.observed_frame, still_frame_ = st.still_frame, pose_frame_ = st.pose_frame;
+  scene_frames_ = std::move(st.scene_frames);
   last_raw_ = std::move(st.last_raw), last_sha_ = std::move(st.last_sha), last_seen_ = std::move(st.last_seen);
   committed_seen_ = std::move(st.committed_seen), corrections_ = std::move(st.corrections);
   question_die_ = st.question_die, question_die_player_ = st.question_die_player;

@@ -1,8 +1,9 @@
 // The referee session's state as a resume point keeps it (resume_point.h, docs/referee.md "Crashes and
 // resuming"): everything that decides a later verdict, so that frames re-judged after a resume give exactly the
 // entries an uninterrupted run gives. Frames are kept by index (the still window's last frame, the frame the
-// observer's pose was found in, those its still scene rests on) and read again on resume. When read back it is outside input: every field is
-// checked against the game it resumes (regions, players, journal entries) and an error names the field.
+// observer's pose was found in, those its still scene rests on) and read again on resume. When read back it is
+// outside input: every field is checked against the game it resumes (regions, players, journal entries) and an error
+// names the field.
 #pragma once
 
 #include <cstdint>
