@@ -68,9 +68,9 @@ int RunVisionBench(const core::VisionBenchOptions& options, bool json) {
   std::printf("... with the board found anew:          %6.1f ms median\n", r->cold_ms);
   std::printf("after a move, as the referee observes:  %6.1f ms median (p90 %.1f) = %.1f x the yardstick   goal <= 60 ms\n", r->move_ms,
               r->move_p90_ms, r->move_ms / r->lab_ms);
-  std::printf("  (%d scenes of a game, each just still after a move, %d of them observed in full as every twelfth in a row is; %.1f %% "
+  std::printf("  (%d scenes of a game, each just still after a move, %d of them observed in full, as one still scene in %d is; %.1f %% "
               "of the board changed (median); the same frames in full: %.1f ms median)\n",
-              r->moves, r->moves_in_full, 100 * r->move_changed_share, r->move_full_ms);
+              r->moves, r->moves_in_full, r->full_every, 100 * r->move_changed_share, r->move_full_ms);
   const auto& m = r->move_stages;
   std::printf("  of which rectify %.1f, foreground %.1f, arms %.1f, tokens %.1f, count %.1f ms\n", m.rectify, m.foreground, m.gate,
               m.instances, m.count);

@@ -171,6 +171,7 @@ engine::Result<bool> TimeMoves(const VisionBenchOptions& options, const fs::path
   }
   report->moves = static_cast<int>(moved.size());
   report->moves_in_full = in_full;
+  report->full_every = incremental.full_every;
   report->move_ms = Quantile(moved, 0.5);
   report->move_p90_ms = Quantile(moved, 0.9);
   report->move_full_ms = Quantile(moved_full, 0.5);

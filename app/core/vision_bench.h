@@ -42,6 +42,7 @@ struct VisionBenchReport {
   double cold_ms = 0;          // median: full observation with the board found anew
   int moves = 0;               // a game's still scenes after a move (TimeMoves), each observed ...
   int moves_in_full = 0;       // ... (of which every full_every-th in a row observed in full, as the referee does)
+  int full_every = 0;          // vision::ObserverOptions::full_every
   double move_ms = 0;          // ... incrementally, as the referee does: median
   double move_p90_ms = 0;
   double move_full_ms = 0;     // ... and in full: median
