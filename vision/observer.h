@@ -45,8 +45,8 @@ struct ObserverOptions {
   double max_fit = 20;               // ... and fit its kind no worse than this many times the kind's typical error
   bool incremental = false;          // a frame from the same pose as the last still frame observed names tokens again
                                      // only where it changed since (frames of one game from a fixed camera)
-  int full_every = 12;               // ... but every full_every-th still frame in a row is observed in full (a misreading
-                                     // kept since is read again; a resumed referee replays at most this many frames)
+  int full_every = 12;               // ... but every full_every-th still frame in a row is observed in full (a resumed
+                                     // referee replays at most this many frames; docs/vision.md measures what it costs)
 };
 
 // One token seen on the board, in board millimetres.
