@@ -121,23 +121,16 @@ std::vector<StackMeasure> KeptStackMeasures(const Focus& focus, const StillScene
 }
 
 std::vector<int> RegionsChanged(const cv::Mat& changed_half, const cv::Mat& region_labels, int regions) {
-  CV_Assert(changed_half.type() == CV_8U && region_labels.type() == CV_32S);
-  std::vector<int> pixels(static_cast<size_t>(std::max(regions, 0)), 0);
-  const double sx = static_cast<double>(region_labels.cols) / changed_half.cols, sy = static_cast<double>(region_labels.rows) / changed_half.rows;
-  for (int y = 0; y < changed_half.rows; ++y) {
-    const uchar* c = changed_half.ptr<uchar>(y);
-    const int* labels = region_labels.ptr<int>(std::min(static_cast<int>(y * sy), region_labels.rows - 1));
-    for (int x = 0; x < changed_half.cols; ++x) {
-      if (!c[x]) continue;
-      const int r = labels[std::min(static_cast<int>(x * sx), region_labels.cols - 1)];
-      if (r >= 0 && r < regions) ++pixels[static_cast<size_t>(r)];
-    }
-  }
-  const double px_per_mm2 = (kBoardPxPerMm / sx) * (kBoardPxPerMm / sy);  // changed_half's pixels a mm^2
-  std::vector<int> changed;
+  // Each changed pixel (1 mm) counted once, in the region of the board pixel at its corner.
+  cv::Mat labels;
+  cv::resize(region_labels, labels, changed_half.size(), 0, 0, cv::INTER_NEAREST);
+  const std::vector<int> pixels = PixelsPerRegion(changed_half, labels, regions);
+  const double px_per_mm2 =
+      (kBoardPxPerMm * changed_half.cols / region_labels.cols) * (kBoardPxPerMm * changed_half.rows / region_labels.rows);
+  std::vector<int> regions_changed;
   for (int r = 0; r < regions; ++r)
-    if (pixels[static_cast<size_t>(r)] >= kRegionChangedMm2 * px_per_mm2) changed.push_back(r);
-  return changed;
+    if (pixels[static_cast<size_t>(r)] >= kRegionChangedMm2 * px_per_mm2) regions_changed.push_back(r);
+  return regions_changed;
 }
 
 }  // namespace swref::vision

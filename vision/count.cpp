@@ -19,6 +19,20 @@
 #include "vision/observer.h"
 
 namespace swref::vision {
+
+std::vector<int> PixelsPerRegion(const cv::Mat& mask, const cv::Mat& region_labels, int regions) {
+  std::vector<int> n(regions, 0);
+  if (mask.empty()) return n;
+  CV_Assert(region_labels.size() == mask.size() && region_labels.type() == CV_32S);
+  for (int y = 0; y < mask.rows; ++y) {
+    const uchar* m = mask.ptr<uchar>(y);
+    const int* l = region_labels.ptr<int>(y);
+    for (int x = 0; x < mask.cols; ++x)
+      if (m[x] && l[x] >= 0 && l[x] < regions) ++n[l[x]];
+  }
+  return n;
+}
+
 namespace {
 
 // A token named with less confidence than this (its two best kinds all but tied) is not counted, only makes its
@@ -73,20 +87,6 @@ bool IsRaceKind(const std::string& kind, std::string* race, bool* decline) {
   if (!engine::RaceFromId(base)) return false;
   *race = base;
   return true;
-}
-
-// Pixels of `mask` per region.
-std::vector<int> PixelsPerRegion(const cv::Mat& mask, const cv::Mat& region_labels, int regions) {
-  std::vector<int> n(regions, 0);
-  if (mask.empty()) return n;
-  CV_Assert(region_labels.size() == mask.size() && region_labels.type() == CV_32S);
-  for (int y = 0; y < mask.rows; ++y) {
-    const uchar* m = mask.ptr<uchar>(y);
-    const int* l = region_labels.ptr<int>(y);
-    for (int x = 0; x < mask.cols; ++x)
-      if (m[x] && l[x] >= 0 && l[x] < regions) ++n[l[x]];
-  }
-  return n;
 }
 
 // The share of the board within `radius_mm` of `centre_mm` that `mask` covers (0 when it is empty).

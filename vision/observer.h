@@ -377,6 +377,8 @@ cv::Mat ChangedSince(const cv::Mat& half_lab, const cv::Mat& before_half_lab);
 // observed in full (too much of the board changed). `board_px`: the board image's size (kBoardPxPerMm).
 std::optional<Focus> FocusOnChanges(const cv::Mat& changed_half, const StillScene& before, const calibration::TokenModel& model,
                                     cv::Size board_px);
+// Pixels of `mask` (CV_8U, region_labels' size) per region; `region_labels`: region id per board pixel (CV_32S).
+std::vector<int> PixelsPerRegion(const cv::Mat& mask, const cv::Mat& region_labels, int regions);
 // The regions (ids, ascending) with at least kRegionChangedMm2 of `changed_half` (ChangedSince) in them;
 // `region_labels`: region id per board pixel (CV_32S, kBoardPxPerMm).
 inline constexpr int kRegionChangedMm2 = 50;

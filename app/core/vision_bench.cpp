@@ -152,8 +152,7 @@ engine::Result<bool> TimeMoves(const VisionBenchOptions& options, const fs::path
     const double ms = Ms(a, Clock::now());
     const double changed = referee->last_times().changed_share;
     const bool had_scene = scene && referee->registrations() == registrations;
-    if (o.status == vision::Status::kOk) scene = true;
-    if (referee->registrations() != registrations) scene = o.status == vision::Status::kOk;
+    scene = had_scene || o.status == vision::Status::kOk;
     // Left out: the first frame, a bump, nothing changed. Kept: every full_every-th in a row, observed in full.
     const bool periodic = o.status == vision::Status::kOk && changed < 0 && had_scene;
     if (o.status != vision::Status::kOk || (changed <= 0 && !periodic)) continue;
