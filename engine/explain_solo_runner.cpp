@@ -322,18 +322,36 @@ void SoloRunner::Redeploy(bool ghouls) {
   for (const Action& m : more) Do(m);
 }
 
-// The balancing of the race being placed (setup 6.c.iv): every region of it with the count seen, and its pieces.
+// The balancing of the race being placed (setup 6.c.iv): every region of it with the count seen, and its pieces. A
+// count a stack may hide that reads fewer than the region holds is raised towards what it holds, as far as the
+// tokens the balancing must place allow: a lower bound does not say a token moved. Taken as seen, a stack of two
+// read "1 or more" beside a conquest read as a balancing that took a token off it, flagged as one made with a token
+// still in hand (SoloPlay bench, 5p seed 4, frame 51); raised without that bound, a balancing that did take tokens
+// off stacks listed more than the race has (frame 24 there).
 void SoloRunner::Balancing() {
   const int race = diff_.race;
   const Board& b = board();
   Action a;
   a.type = ActionType::kRedeploy;
-  bool moved = false;
+  int unplaceable = 0;
+  int spare = game_.SetupToPlace(static_cast<Race>(race), &unplaceable);
+  std::vector<bool> low;  // per region listed: a count a stack may hide, below what the region holds
   for (int i = 0; i < seen_.size(); ++i) {
     if (b[i].race != race) continue;
-    const int n = Shown(seen_.regions[i], race, false);
+    const ObservedRegion& o = seen_.regions[i];
+    const int n = Shown(o, race, false);
     a.placement.push_back({i, n});
-    moved = moved || n != b[i].tokens;
+    spare -= n;
+    low.push_back(n > 0 && !o.tokens_certain && n < b[i].tokens);
+  }
+  bool moved = false;
+  for (size_t k = 0; k < a.placement.size(); ++k) {
+    Placement& p = a.placement[k];
+    if (low[k] && spare > 0) {
+      const int raise = std::min(spare, b[p.region].tokens - p.count);
+      p.count += raise, spare -= raise;
+    }
+    moved = moved || p.count != b[p.region].tokens;
   }
   if (a.placement.empty()) return;
   if (!SeenPieces(b, seen_, race, game_.civs()[race].power, &a) && !moved) return;

@@ -185,6 +185,36 @@ TEST(ExplainSolo, AStackInDeclineReadAtItsLowerBoundIsNoErosion) {
   EXPECT_TRUE(tried) << "the example has a conquest while a race in decline holds a region of 2 tokens";
 }
 
+// A setup race's region read from above at its lower bound (a stack of two seen as "1+") beside its next conquest is
+// no balancing: it still holds tokens in hand, so read as one it was flagged against the rules (wrong_phase; the
+// referee bench's solo 5p seed 4, frame 51). The conquest is read; the region keeps its count.
+TEST(ExplainSolo, ASetupRegionReadAtItsLowerBoundIsNoBalancing) {
+  auto record = ParseRecord(Example());
+  ASSERT_TRUE(record.ok());
+  int tried = 0;
+  for (size_t k = 1; k < record->actions.size(); ++k) {
+    const Action& next = record->actions[k];
+    if (next.type != ActionType::kConquer || next.die >= 0) continue;
+    const Game g = SoloAfter(k);
+    if (g.solo()->phase != SoloPhase::kSetup) continue;
+    Game truth = g;
+    ASSERT_TRUE(truth.Apply(next).ok());
+    const int race = truth.board()[next.region].race;
+    for (int stack = 0; stack < g.map().size(); ++stack) {
+      const RegionState& r = g.board()[stack];
+      if (stack == next.region || r.race != race || r.tokens < 2) continue;
+      ++tried;
+      ObservedBoard seen = ObserveBoard(truth.board());
+      seen.regions[stack].tokens = 1, seen.regions[stack].tokens_certain = false;
+      const Explanation e = Explain(g, seen);
+      EXPECT_NE(e.kind, ExplainKind::kIllegal) << "action " << k << ", region " << stack << ": " << e.text;
+      for (const ExplainedAction& a : e.reading.actions)
+        EXPECT_NE(a.action.type, ActionType::kRedeploy) << "action " << k << ", region " << stack << ": " << e.text;
+    }
+  }
+  EXPECT_GT(tried, 0) << "the example has a setup conquest while the race holds a region of 2 tokens";
+}
+
 // The combo's race seen conquering before the pick is told: the pick (its cost) and the conquest.
 TEST(ExplainSolo, ThePickIsReadFromTheBoard) {
   Game g = SoloAfter(29);
