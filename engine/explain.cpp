@@ -53,6 +53,23 @@ std::vector<int> MovesHiddenAtTurnEnd(const Game& game, const ObservedBoard& see
   return regions;
 }
 
+// SoloPlay setup: the placement of an opposition race ends with its balancing (setup 6.c.iv), which moves tokens
+// among its regions. When the board reads as unchanged only because some of those regions' counts are lower bounds
+// below what the game holds there (stacks seen from above), the camera cannot tell whether or how the balancing
+// moved them: those regions, for the players to settle. Read as nothing moved, the game balanced them its own way
+// and every later reading of them was impossible (SoloPlay bench, 3p seed 6: the game stalled in its setup).
+std::vector<int> BalancingHiddenAtPlacementEnd(const Game& game, const ObservedBoard& seen) {
+  std::vector<int> regions;
+  if (!game.solo() || game.solo()->phase != SoloPhase::kSetup || game.turn().redeployed) return regions;
+  const int race = game.SoloRace();
+  for (int i = 0; i < seen.size() && race >= 0; ++i) {
+    const RegionState& b = game.board()[i];
+    const ObservedRegion& o = seen.regions[i];
+    if (b.race == race && !b.decline && !o.tokens_certain && o.tokens < b.tokens) regions.push_back(i);
+  }
+  return regions;
+}
+
 // Preferences (smaller is better): legal readings by the told die used, an exact fit, the fewest actions;
 // illegal ones by the fewest rejections first.
 std::tuple<int, int, int> LegalRank(const Simulated& s, const ExplainContext& context) {
@@ -319,6 +336,14 @@ Explanation Explain(const Game& committed, const ObservedBoard& seen, const Expl
         e.kind = ExplainKind::kQuestion;
         e.text = "The turn ends: the Amazons' conquest-only tokens leave the board and defenders place the tokens they "
                  "withdrew, but stacks hide whether and where; please confirm the counts of these regions";
+      }
+    } else if (context.turn_ending) {
+      e.regions = BalancingHiddenAtPlacementEnd(committed, seen);
+      if (!e.regions.empty()) {
+        e.kind = ExplainKind::kQuestion;
+        e.text = "The " + std::string(Info(static_cast<Race>(committed.SoloRace())).name) +
+                 "' placement ends with their balancing, but stacks hide whether it moved tokens in region" +
+                 (e.regions.size() == 1 ? " " : "s ") + IdList(e.regions) + "; please confirm the counts";
       }
     }
     return e;

@@ -215,6 +215,31 @@ TEST(ExplainSolo, ASetupRegionReadAtItsLowerBoundIsNoBalancing) {
   EXPECT_GT(tried, 0) << "the example has a setup conquest while the race holds a region of 2 tokens";
 }
 
+// The end of a setup race's placement told while its regions read as unchanged only because a count is a lower
+// bound below what the game holds (a stack seen from above): whether the balancing moved tokens is asked, naming
+// that region. Read as nothing moved, the game balanced on its own and the table's balancing could never be read
+// after (the referee bench's solo 3p seed 6 stalled in its setup).
+TEST(ExplainSolo, APlacementEndingOverAHiddenCountAsksAboutTheBalancing) {
+  const Game g = SoloAfter(4);  // the first setup race has conquered; the end of its placement is the next action
+  ASSERT_EQ(g.solo()->phase, SoloPhase::kSetup);
+  const int race = g.SoloRace();
+  int stack = -1;
+  for (int i = 0; i < g.map().size() && stack < 0; ++i)
+    if (g.board()[i].race == race && g.board()[i].tokens >= 2) stack = i;
+  ASSERT_GE(stack, 0);
+  ObservedBoard seen = ObserveBoard(g.board());
+  seen.regions[stack].tokens -= 1, seen.regions[stack].tokens_certain = false;
+  ExplainContext ending;
+  ending.turn_ending = true;
+  const Explanation e = Explain(g, seen, ending);
+  EXPECT_EQ(e.kind, ExplainKind::kQuestion) << e.text;
+  EXPECT_EQ(e.regions, std::vector<int>{stack}) << e.text;
+  EXPECT_NE(e.text.find("balancing"), std::string::npos) << e.text;
+  // Before the end is told the lower bound is no change; read exactly, nothing is asked at the end either.
+  EXPECT_NE(Explain(g, seen).kind, ExplainKind::kQuestion);
+  EXPECT_NE(Explain(g, ObserveBoard(g.board()), ending).kind, ExplainKind::kQuestion);
+}
+
 // The combo's race seen conquering before the pick is told: the pick (its cost) and the conquest.
 TEST(ExplainSolo, ThePickIsReadFromTheBoard) {
   Game g = SoloAfter(29);
