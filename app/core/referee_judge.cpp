@@ -84,16 +84,16 @@ void RefereeSession::TellCoins(std::vector<Notice>* out) {
   }
 }
 
-namespace {
-
-// The regions an action names, in order, each once: a conquest's (and its attackers'), a redeploy's, an erosion's.
 std::vector<int> RegionsNamed(const engine::Action& a) {
   std::vector<int> out;
   auto add = [&](int r) {
     if (r >= 0 && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
   };
   add(a.region);
-  for (const auto* list : {&a.from, &a.placement, &a.add, &a.encampments})
+  for (const engine::Placement& p : a.from) add(p.region);
+  add(a.hero);
+  for (int r : a.retreat) add(r);
+  for (const auto* list : {&a.placement, &a.add, &a.encampments})
     for (const engine::Placement& p : *list) add(p.region);
   add(a.move.from), add(a.move.to);
   for (const engine::Move& m : a.hole_moves) add(m.from), add(m.to);
@@ -102,8 +102,6 @@ std::vector<int> RegionsNamed(const engine::Action& a) {
   for (int r : a.regions) add(r);
   return out;
 }
-
-}  // namespace
 
 std::vector<int> RefereeSession::flag_regions() const {
   const engine::Action* attempt = open_flag_ >= 0 ? journal_.FlagAttempt(open_flag_) : nullptr;

@@ -219,4 +219,8 @@ class RefereeSession {
 // A vision observation as the engine takes it.
 engine::ObservedBoard ToObserved(const vision::Observation& observation);
 
+// The regions an action names, in order, each once: a conquest's, its attackers', its hero's and the regions the
+// opposition retreats into; a redeploy's; an erosion's (a flag notice's "regions"; what the players are asked to look at).
+std::vector<int> RegionsNamed(const engine::Action& a);
+
 }  // namespace swref::core

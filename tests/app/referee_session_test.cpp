@@ -290,5 +290,23 @@ TEST_F(RefereeSessionTest, ASetupForAnotherMapIsRefused) {
   EXPECT_NE(s.error().find("set up for map 2p, but the game is played on map 3p"), std::string::npos) << s.error();
 }
 
+// A flag names every region its attempt names, each once: a SoloPlay conquest's attackers, the hero joining it and
+// the regions the opposition retreats into too (the players are asked to look at all of them).
+TEST(RegionsNamed, AConquestNamesItsAttackersHeroAndRetreat) {
+  engine::Action a;
+  a.type = engine::ActionType::kConquer;
+  a.region = 7;
+  a.from = {{3, 2}, {7, 1}};
+  a.hero = 4;
+  a.retreat = {9, 3};
+  EXPECT_EQ(RegionsNamed(a), (std::vector<int>{7, 3, 4, 9}));
+  engine::Action r;
+  r.type = engine::ActionType::kRedeploy;
+  r.placement = {{1, 2}, {2, 1}};
+  r.move = {2, 5, 1};
+  r.heroes = {1, 6};
+  EXPECT_EQ(RegionsNamed(r), (std::vector<int>{1, 2, 5, 6}));
+}
+
 }  // namespace
 }  // namespace swref::core
