@@ -50,7 +50,7 @@ constexpr CommandInfo kCommands[] = {
     {"dataset eval", "swref dataset eval DIR (--setup SETUP | --observations FILE)", "run the observer over a dataset (or score given observations): region error, exact boards, confusion by kind, silent wrong stack counts, ms"},
     {"calibrate camera", "swref calibrate camera (--chessboard 9x6 | --charuco 5x7 --marker-mm M) --square-mm S IMAGES... --out camera.json", "the camera's lens from photos of a printed chessboard or ChArUco board: RMS, per-photo errors, dropped photos and why"},
     {"setup board", "swref setup board --map 2p (--layout L.json | --points P.json --board-mm WxH) --reference EMPTY.jpg --out SETUP", "register the board in the camera's view of the empty board, check the layout against the map, write the setup folder"},
-    {"enroll", "swref enroll --setup SETUP (--crops DIR | --mat FRONT.jpg --flipped BACK.jpg)", "learn what the tokens look like, from crops DIR/<kind>/*.png or photos of the enrollment mat; per-kind quality, look-alikes, off-centre kinds"},
+    {"enroll", "swref enroll --setup SETUP (--crops DIR | --mat FRONT.jpg --flipped BACK.jpg)", "learn what the tokens look like, from crops DIR/<kind>/*.png or photos of the enrollment mat; per-kind quality, look-alikes, off-centre kinds, outlines too small"},
     {"observe", "swref observe --setup SETUP IMAGE... [--debug-dir DIR] [--incremental]", "one Observation JSON line per image: every region's race, side, count (certain or a lower bound), pieces; why a frame is a bad image on stderr"},
     {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
     {"print targets", "swref print markers|charuco|mat --out FILE.pdf [--paper a4|letter]", "the board's corner markers, a ChArUco calibration board, the token enrollment mat, at true scale with instructions"},
@@ -262,6 +262,8 @@ int RunEnroll(const std::string& setup, const std::string& crops, const std::vec
   }
   const std::string off_centre = core::OffCentreAdvice(*report, [](const std::string& kind) { return kind; }, " ");
   if (!off_centre.empty()) std::printf("%s\n", off_centre.c_str());
+  const std::string other_side = core::OtherSideAdvice(*report, [](const std::string& kind) { return kind; }, " ");
+  if (!other_side.empty()) std::printf("%s\n", other_side.c_str());
   if (!report->missing_kinds.empty()) {
     std::printf("No crops of %zu kinds (the observer cannot name them):", report->missing_kinds.size());
     for (const auto& k : report->missing_kinds) std::printf(" %s", k.c_str());

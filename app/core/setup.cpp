@@ -28,17 +28,36 @@ std::vector<std::string> TokenKinds() {
   return kinds;
 }
 
-std::string OffCentreAdvice(const EnrollReport& report, const std::function<std::string(const std::string&)>& name,
-                            const std::string& separator) {
+namespace {
+
+// `lead` and each kind whose `field` is above 0, by the name the caller gives it and its figure (`format` of `scale`
+// times the field), joined by `separator`; empty when there is none.
+std::string KindsAdvice(const EnrollReport& report, double calibration::KindQuality::*field, const char* format, double scale,
+                        const std::string& lead, const std::function<std::string(const std::string&)>& name, const std::string& separator) {
   std::string kinds;
   for (const calibration::KindQuality& k : report.kinds) {
-    if (k.off_centre_mm <= 0) continue;
-    char mm[32];
-    std::snprintf(mm, sizeof mm, " (%.1f mm)", k.off_centre_mm);
-    kinds += (kinds.empty() ? "" : separator) + name(k.kind) + mm;
+    if (k.*field <= 0) continue;
+    char figure[48];
+    std::snprintf(figure, sizeof figure, format, scale * k.*field);
+    kinds += (kinds.empty() ? "" : separator) + name(k.kind) + figure;
   }
-  if (kinds.empty()) return "";
-  return "Off-centre, check their photos (one washed out or cluttered, or crops not cut around the token): " + kinds;
+  return kinds.empty() ? "" : lead + kinds;
+}
+
+}  // namespace
+
+std::string OffCentreAdvice(const EnrollReport& report, const std::function<std::string(const std::string&)>& name,
+                            const std::string& separator) {
+  return KindsAdvice(report, &calibration::KindQuality::off_centre_mm, " (%.1f mm)", 1,
+                     "Off-centre, check their photos (one washed out or cluttered, or crops not cut around the token): ", name, separator);
+}
+
+std::string OtherSideAdvice(const EnrollReport& report, const std::function<std::string(const std::string&)>& name,
+                            const std::string& separator) {
+  return KindsAdvice(report, &calibration::KindQuality::outline_from_other_side, " (%.0f %% of its other side)", 100,
+                     "Outline too small, the other side's size stands in; check their photos (a side that hardly differs from the "
+                     "ground it lay on): ",
+                     name, separator);
 }
 
 engine::Result<calibration::BoardSetup> SetupBoard(const calibration::SetupRequest& request) { return calibration::SetupBoard(request); }

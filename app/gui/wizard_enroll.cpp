@@ -143,6 +143,8 @@ void EnrollPage::ShowReport(const core::EnrollReport& report) {
   }
   const std::string off_centre = core::OffCentreAdvice(report, [](const std::string& kind) { return S(KindName(kind)); }, ", ");
   if (!off_centre.empty()) text += "<br>" + Q(off_centre).toHtmlEscaped();
+  const std::string other_side = core::OtherSideAdvice(report, [](const std::string& kind) { return S(KindName(kind)); }, ", ");
+  if (!other_side.empty()) text += "<br>" + Q(other_side).toHtmlEscaped();
   if (!report.missing_kinds.empty())
     text += QString("<br>%1 kinds have no photo: the camera will not name them.").arg(report.missing_kinds.size());
   result_->setText(text);
