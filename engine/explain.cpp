@@ -341,8 +341,8 @@ Explanation Explain(const Game& committed, const ObservedBoard& seen, const Expl
       e.regions = BalancingHiddenAtPlacementEnd(committed, seen);
       if (!e.regions.empty()) {
         e.kind = ExplainKind::kQuestion;
-        e.text = "The " + std::string(Info(static_cast<Race>(committed.SoloRace())).name) +
-                 "' placement ends with their balancing, but stacks hide whether it moved tokens in region" +
+        e.text = "The placement of the " + std::string(Info(static_cast<Race>(committed.SoloRace())).name) +
+                 " ends with their balancing, but stacks hide whether it moved tokens in region" +
                  (e.regions.size() == 1 ? " " : "s ") + IdList(e.regions) + "; please confirm the counts";
       }
     }
