@@ -102,9 +102,11 @@ struct KindQuality {
                                        // 4 mm) from their centre, and the photos were not moved there: the outline
                                        // missed part of the token (a washed-out or cluttered photo), or the crops are
                                        // not cut around the token. Its template may be poor: check its photos.
-  double outline_from_other_side = 0;  // > 0: the outline its photos agree on measured this share (under 0.6) of its
-                                       // other side's: it hardly differs from the ground it was photographed on,
-                                       // and a disc of the other side's area stands in. Check its photos.
+  double outline_from_other_side = 0;  // > 0: the outline its photos agree on measured this share of its other
+                                       // side's (across, under 0.65 or over 1 / 0.65), the farther of the two from the
+                                       // median race token: it hardly differs from the ground it was photographed on,
+                                       // or the ground around it was taken in. A disc of the other side's area
+                                       // stands in. Check its photos.
 };
 
 struct EnrollPatch {

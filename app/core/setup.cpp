@@ -55,8 +55,8 @@ std::string OffCentreAdvice(const EnrollReport& report, const std::function<std:
 std::string OtherSideAdvice(const EnrollReport& report, const std::function<std::string(const std::string&)>& name,
                             const std::string& separator) {
   return KindsAdvice(report, &calibration::KindQuality::outline_from_other_side, " (%.0f %% of its other side)", 100,
-                     "Outline too small, the other side's size stands in; check their photos (a side that hardly differs from the "
-                     "ground it lay on): ",
+                     "Outline unlike its other side's, whose size stands in; check their photos (a side that hardly differs from "
+                     "the ground it lay on, or one whose ground was taken in): ",
                      name, separator);
 }
 

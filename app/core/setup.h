@@ -28,8 +28,8 @@ struct EnrollReport {
 std::string OffCentreAdvice(const EnrollReport& report, const std::function<std::string(const std::string&)>& name,
                             const std::string& separator);
 
-// The report's advice on the kinds whose outline measured far smaller than their other side's, whose other side's
-// size stood in (KindQuality::outline_from_other_side): as OffCentreAdvice, each with its share; empty when none.
+// The report's advice on the kinds whose outline measured far from their other side's, whose other side's size stood
+// in (KindQuality::outline_from_other_side): as OffCentreAdvice, each with its share; empty when none.
 std::string OtherSideAdvice(const EnrollReport& report, const std::function<std::string(const std::string&)>& name,
                             const std::string& separator);
 

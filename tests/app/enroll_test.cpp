@@ -158,16 +158,16 @@ TEST(OffCentreAdvice, NamesEachOffCentreKindWithItsDistance) {
 }
 
 }  // namespace
-// The advice on kinds whose outline measured far smaller than their other side's (the other side's size stood in),
-// as `swref enroll` and the GUI's wizard both show it; nothing when there are none.
+// The advice on kinds whose outline measured far from their other side's (the other side's size stood in), as
+// `swref enroll` and the GUI's wizard both show it; nothing when there are none.
 TEST(OtherSideAdvice, NamesEachKindWithItsShare) {
   EnrollReport report;
   report.kinds.resize(2);
   report.kinds[0].kind = "tritons";
   report.kinds[1].kind = "tritons_decline", report.kinds[1].outline_from_other_side = 0.404;
   EXPECT_EQ(OtherSideAdvice(report, [](const std::string& kind) { return kind; }, ", "),
-            "Outline too small, the other side's size stands in; check their photos (a side that hardly differs from the "
-            "ground it lay on): tritons_decline (40 % of its other side)");
+            "Outline unlike its other side's, whose size stands in; check their photos (a side that hardly differs from "
+            "the ground it lay on, or one whose ground was taken in): tritons_decline (40 % of its other side)");
   report.kinds[1].outline_from_other_side = 0;
   EXPECT_EQ(OtherSideAdvice(report, [](const std::string& kind) { return kind; }, ", "), "");
 }
