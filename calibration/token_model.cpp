@@ -351,26 +351,20 @@ engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& pat
     }
     model.kinds_.push_back(MakeTemplate(kind, photos, spec, Reach(photos)));
   }
+  model.Derive();
   // The two sides of a token whose outlines differ in size (kSidesAgree): the one farther from the median race token
   // takes a disc of the other side's area.
   std::map<std::string, double> from_other_side;  // kind -> its outline's size against its other side's
   std::vector<cv::Mat> stand_in(model.kinds_.size());
-  const std::string suffix = "_decline";
-  auto other_side = [&](const std::string& kind) {
-    const bool decline = kind.size() > suffix.size() && kind.compare(kind.size() - suffix.size(), suffix.size(), suffix) == 0;
-    const std::string other = decline ? kind.substr(0, kind.size() - suffix.size()) : kind + suffix;
-    const auto o = std::find_if(model.kinds_.begin(), model.kinds_.end(), [&](const KindTemplate& x) { return x.kind == other; });
-    return o == model.kinds_.end() ? -1 : static_cast<int>(o - model.kinds_.begin());
-  };
   auto across = [&](size_t k) { return std::sqrt(static_cast<double>(cv::countNonZero(model.kinds_[k].footprint))); };
   std::vector<double> sides;
   for (size_t k = 0; k < model.kinds_.size(); ++k)
-    if (other_side(model.kinds_[k].kind) >= 0) sides.push_back(across(k));
+    if (model.kinds_[k].other_side >= 0) sides.push_back(across(k));
   if (!sides.empty()) {
     std::nth_element(sides.begin(), sides.begin() + sides.size() / 2, sides.end());
     const double median = std::max(sides[sides.size() / 2], 1.0);
     for (size_t k = 0; k < model.kinds_.size(); ++k) {
-      const int o = other_side(model.kinds_[k].kind);
+      const int o = model.kinds_[k].other_side;
       if (o < 0) continue;
       const double mine = std::max(across(k), 1.0), theirs = std::max(across(static_cast<size_t>(o)), 1.0);
       const bool apart = std::min(mine, theirs) < kSidesAgree * std::max(mine, theirs);
@@ -385,9 +379,11 @@ engine::Result<TokenModel> TokenModel::Build(const std::vector<EnrollPatch>& pat
   for (size_t k = 0; k < model.kinds_.size(); ++k) {
     if (stand_in[k].empty()) continue;
     const std::string kind = model.kinds_[k].kind;
+    const int other = model.kinds_[k].other_side;
     model.kinds_[k] = MakeTemplate(kind, by_kind[kind], spec, stand_in[k].cols / 2, stand_in[k]);
+    model.kinds_[k].other_side = other;
+    DeriveOne(model.kinds_[k]);
   }
-  model.Derive();
   // Leave one group out: its kind's template made again without it, then its photos named by the whole model.
   std::map<std::string, KindQuality> q;
   std::map<std::string, std::map<std::string, int>> wrong;
