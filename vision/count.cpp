@@ -109,8 +109,12 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
   constexpr double kPx2 = kBoardPxPerMm * kBoardPxPerMm;
   Observation obs;
   obs.regions.resize(map.size());
+  struct Sides {
+    int tokens[2] = {0, 0};     // active, in decline
+    double sureness[2] = {0, 0};  // the sum of their tokens' confidences
+  };
   struct Tally {
-    std::map<std::string, int> races;   // "ratmen" / "ratmen_decline" -> tokens
+    std::map<std::string, Sides> races;  // "ratmen" -> its tokens on each side
     std::map<std::string, int> pieces;
     int lost_tribe = 0;
     bool stack = false;
@@ -146,7 +150,9 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
       t.confidence = std::min(t.confidence, kGlaredPieceConfidence);
     }
     if (race_token) {
-      t.races[inst.kind] += std::max(1, inst.stack);
+      Sides& sides = t.races[race];
+      sides.tokens[decline] += std::max(1, inst.stack);
+      sides.sureness[decline] += inst.confidence;
       t.stack = t.stack || inst.stack > 1 || inst.stack_unsure;
     } else if (inst.kind == "lost_tribe") {
       ++t.lost_tribe;
@@ -161,20 +167,23 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
     RegionObservation& o = obs.regions[r];
     o.id = r;
     const Tally& t = tally[r];
-    // One race per region: the most frequent kind wins, any other makes the region uncertain.
-    std::string best;
+    // One race per region: the race with the most tokens wins, any other makes the region uncertain. A race's
+    // two sides never share a region: a token named on the other side is one of the race's tokens with its side
+    // misread. It counts for the race (the side with more tokens wins, on a tie the side named more surely) and
+    // leaves the region uncertain. On the three accuracy suites: region errors 53, 75 and 69 -> 53, 72 and 69 (a
+    // count one short where one of a race's tokens showed its other side), wrong and not flagged and flagged as
+    // before.
     int best_n = 0, total = 0;
-    for (const auto& [kind, n] : t.races) {
+    bool mixed_sides = false;
+    for (const auto& [race, sides] : t.races) {
+      const int n = sides.tokens[0] + sides.tokens[1];
       total += n;
-      if (n > best_n) best = kind, best_n = n;
-    }
-    if (!best.empty()) {
-      std::string race;
-      bool decline = false;
-      IsRaceKind(best, &race, &decline);
+      if (n <= best_n) continue;
+      best_n = n;
       o.race = race;
-      o.decline = decline;
-      o.tokens = best_n;
+      o.decline = sides.tokens[1] != sides.tokens[0] ? sides.tokens[1] > sides.tokens[0] : sides.sureness[1] > sides.sureness[0];
+      o.tokens = n;
+      mixed_sides = sides.tokens[0] > 0 && sides.tokens[1] > 0;
     }
     o.pieces = t.pieces;
     const std::string mountain(engine::Info(engine::Piece::kMountain).id);
@@ -186,7 +195,7 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
     double confidence = t.confidence;
     if (mountains_seen > mountains) confidence = std::min(confidence, 0.35);
     if (t.piece_under && t.stack) confidence = std::min(confidence, kPieceUnderStackConfidence);
-    if (total != best_n) confidence = std::min(confidence, 0.3);
+    if (total != best_n || mixed_sides) confidence = std::min(confidence, 0.3);
     if (blind_px[r] > 150 * kPx2) confidence = std::min(confidence, kBlindConfidence);  // glare blinds a token's worth of it
     if (stray_px[r] > 120 * kPx2) confidence = std::min(confidence, 0.35);     // something no token explains
     o.confidence = confidence;

@@ -78,6 +78,25 @@ TEST_F(CountRegionsTest, ATokenNamedWithoutConfidenceIsNotCounted) {
   EXPECT_LT(low.regions[plain_].confidence, 0.55);
 }
 
+// A race's two sides never share a region: a token named on the other side is one of the race's, its side misread.
+// It counts for the race, the side with more tokens (on a tie the one named more surely) wins, and the region is
+// uncertain. Another race's token is not counted for the race.
+TEST_F(CountRegionsTest, ATokenNamedOnItsRacesOtherSideCountsForTheRace) {
+  const Observation o = Count({Token("skeletons", plain_, 0.9), Token("skeletons", plain_, 0.8), Token("skeletons_decline", plain_, 0.95)});
+  EXPECT_EQ(o.regions[plain_].race, "skeletons");
+  EXPECT_FALSE(o.regions[plain_].decline);
+  EXPECT_EQ(o.regions[plain_].tokens, 3);
+  EXPECT_FALSE(o.regions[plain_].tokens_certain);
+  EXPECT_LT(o.regions[plain_].confidence, 0.55);
+  const Observation tie = Count({Token("wizards", plain_, 0.6), Token("wizards_decline", plain_, 0.9)});
+  EXPECT_TRUE(tie.regions[plain_].decline);
+  EXPECT_EQ(tie.regions[plain_].tokens, 2);
+  const Observation races = Count({Token("orcs", plain_), Token("orcs", plain_), Token("elves_decline", plain_)});
+  EXPECT_EQ(races.regions[plain_].race, "orcs");
+  EXPECT_EQ(races.regions[plain_].tokens, 2);
+  EXPECT_LT(races.regions[plain_].confidence, 0.55);
+}
+
 // A piece mostly hidden under tokens that fits badly was named from what shows between them: not counted, its
 // region uncertain. One in view, or fitting well, is counted; so is a race token however hidden (a pile).
 TEST_F(CountRegionsTest, AMostlyHiddenPieceThatFitsBadlyIsNotCounted) {
