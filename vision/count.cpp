@@ -33,6 +33,18 @@ std::vector<int> PixelsPerRegion(const cv::Mat& mask, const cv::Mat& region_labe
   return n;
 }
 
+double ShareNear(const cv::Mat& mask, cv::Point2d centre_mm, double radius_mm) {
+  if (mask.empty()) return 0;
+  const int r = cvRound(radius_mm * kBoardPxPerMm);
+  const cv::Point c(cvRound(centre_mm.x * kBoardPxPerMm), cvRound(centre_mm.y * kBoardPxPerMm));
+  const cv::Rect box = cv::Rect(c.x - r, c.y - r, 2 * r + 1, 2 * r + 1) & cv::Rect(0, 0, mask.cols, mask.rows);
+  if (box.empty()) return 0;
+  cv::Mat disc = cv::Mat::zeros(box.size(), CV_8U);
+  cv::circle(disc, c - box.tl(), r, cv::Scalar(255), cv::FILLED);
+  const int area = cv::countNonZero(disc);
+  return area ? static_cast<double>(cv::countNonZero(mask(box) & disc)) / area : 0;
+}
+
 namespace {
 
 // A token named with less confidence than this (its two best kinds all but tied) is not counted, only makes its
@@ -87,19 +99,6 @@ bool IsRaceKind(const std::string& kind, std::string* race, bool* decline) {
   if (!engine::RaceFromId(base)) return false;
   *race = base;
   return true;
-}
-
-// The share of the board within `radius_mm` of `centre_mm` that `mask` covers (0 when it is empty).
-double ShareNear(const cv::Mat& mask, cv::Point2d centre_mm, double radius_mm) {
-  if (mask.empty()) return 0;
-  const int r = cvRound(radius_mm * kBoardPxPerMm);
-  const cv::Point c(cvRound(centre_mm.x * kBoardPxPerMm), cvRound(centre_mm.y * kBoardPxPerMm));
-  const cv::Rect box = cv::Rect(c.x - r, c.y - r, 2 * r + 1, 2 * r + 1) & cv::Rect(0, 0, mask.cols, mask.rows);
-  if (box.empty()) return 0;
-  cv::Mat disc = cv::Mat::zeros(box.size(), CV_8U);
-  cv::circle(disc, c - box.tl(), r, cv::Scalar(255), cv::FILLED);
-  const int area = cv::countNonZero(disc);
-  return area ? static_cast<double>(cv::countNonZero(mask(box) & disc)) / area : 0;
 }
 
 }  // namespace

@@ -379,6 +379,10 @@ std::optional<Focus> FocusOnChanges(const cv::Mat& changed_half, const StillScen
                                     cv::Size board_px);
 // Pixels of `mask` (CV_8U, region_labels' size) per region; `region_labels`: region id per board pixel (CV_32S).
 std::vector<int> PixelsPerRegion(const cv::Mat& mask, const cv::Mat& region_labels, int regions);
+// The share of the board within `radius_mm` of `centre_mm` that `mask` (board pixels) covers (0 when it is empty).
+double ShareNear(const cv::Mat& mask, cv::Point2d centre_mm, double radius_mm);
+// Whether a token kind is a race's (either side): "ratmen", "ratmen_decline"; not "fortress" or "lost_tribe".
+bool IsRace(const std::string& kind);
 // The regions (ids, ascending) with at least kRegionChangedMm2 of `changed_half` (ChangedSince) in them;
 // `region_labels`: region id per board pixel (CV_32S, kBoardPxPerMm).
 inline constexpr int kRegionChangedMm2 = 50;

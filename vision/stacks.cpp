@@ -24,6 +24,9 @@
 #include "vision/observer.h"
 
 namespace swref::vision {
+
+bool IsRace(const std::string& kind) { return engine::RaceFromId(engine::SplitDecline(kind).first).has_value(); }
+
 namespace {
 
 constexpr double kPpm = kBoardPxPerMm;
@@ -59,8 +62,6 @@ std::pair<cv::Vec3f, cv::Vec3f> HalfAt(const cv::Mat& frame, const cv::Mat& boar
   };
   return {at(frame), at(board)};
 }
-
-bool IsRace(const std::string& kind) { return engine::RaceFromId(engine::SplitDecline(kind).first).has_value(); }
 
 // The darkening profile beyond a footprint in direction `dir`: rays across the middle third of the token walk out
 // from its centre until they leave its footprint (`labels` == `own`; labels: CV_16U, 0 = no token, k + 1 =
