@@ -281,7 +281,7 @@ struct Rectified {
   cv::Mat ceiling;                   // CV_32FC3 over light cells: the brightest value the camera could record there,
                                      // in `matched` units (calibration::MatchContext::ceiling)
   double light_change = 0;           // how far the global gains were from 1 (log scale)
-  std::vector<OutlineSeed> outline_seeds;  // tokens' outlines, found before the glare was judged (kept out of it)
+  std::vector<OutlineSeed> outline_seeds;  // tokens' outlines (found before the glare was judged, and again where it was)
   cv::Mat outline_votes;             // CV_32F at 1 px/mm: the votes they came from (debug images)
   cv::Mat gain;                      // CV_32FC3 over light cells: frame = gain x reference (the lamp, vignetting)
   cv::Mat glare_added;               // CV_32FC3 over light cells: the glare taken off, in the frame's own units
