@@ -36,9 +36,9 @@ constexpr double kCentredFit = 4.0;        // a fit this close to a kind's own p
 constexpr double kStartFit = 8.0;
 // A race token whose foreground is only its symbol (grey on grey ground: the wizards' decline side on the
 // mountains) is seeded on that symbol, which may lie 5 mm off the token's centre: beyond the refinement's reach
-// (4.5 mm), and the five starts of an outline seed rank the kinds at points up to 3 mm off it still, where another
-// kind may fit better. Such a seed (its best kind fitting worse than kOffCentreFit, under kSparseShare of the board
-// within kSparseReachMm of it foreground) is named again from the best of nine starts, the seed and eight
+// (4.5 mm), and the far starts (kOffCentreSpreadMm along the axes) may each lie 3 mm or more off it still, where
+// another kind fits better. Such a seed (its best kind fitting worse than kOffCentreFit, with under kSparseShare of
+// the board within kSparseReachMm of it foreground) is named again from the best of nine starts, the seed and eight
 // kRingStartMm around it; the token found there takes its place if it is a race token fitting within kOffCentreFit.
 // On the three accuracy suites: region errors 53, 72 and 69 -> 52, 72 and 68, wrong and not flagged as before (0, 0
 // and 2), flagged 526, 436 and 424 -> 526, 434 and 423, a full observation's time as before. Tried and not kept
