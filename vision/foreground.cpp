@@ -1,6 +1,7 @@
 // Step 3 of the pipeline: what lies on the board, against the empty-board reference (both in Lab, the frame's
 // light matched). A token changes the colour; a shadow darkens and keeps it; glare lightens and washes it out.
 #include <algorithm>
+#include <cstring>
 
 #include <opencv2/imgproc.hpp>
 
@@ -13,16 +14,59 @@ int Components(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, cv::Mat& ce
   return cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S, cv::CCL_GRANA);
 }
 
-cv::Mat KeepComponents(const cv::Mat& mask, const std::function<bool(int area_px, int index)>& keep) {
-  cv::Mat cc, stats, centroids;
-  const int n = Components(mask, cc, stats, centroids);
-  std::vector<uchar> lut(n, 0);
-  for (int i = 1; i < n; ++i) lut[i] = keep(stats.at<int>(i, cv::CC_STAT_AREA), i) ? 255 : 0;
-  cv::Mat out(mask.size(), CV_8U);
-  for (int y = 0; y < cc.rows; ++y) {
-    const int* l = cc.ptr<int>(y);
-    uchar* o = out.ptr<uchar>(y);
-    for (int x = 0; x < cc.cols; ++x) o[x] = lut[l[x]];
+cv::Mat KeepComponents(const cv::Mat& mask, const std::function<bool(int area_px)>& keep) {
+  CV_Assert(mask.type() == CV_8U);
+  // The mask's runs of set pixels, row by row; a run joins each run of the row above that it touches, corners
+  // included (8-connected), through a union-find over the runs. On a sparse mask this reads the mask once and
+  // writes no label image (cv::connectedComponentsWithStats writes an int per pixel).
+  struct Run {
+    int y, x0, x1;  // [x0, x1)
+  };
+  std::vector<Run> runs;
+  std::vector<int> parent;
+  auto root = [&](int i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  size_t above_begin = 0, above_end = 0;  // the row above's runs
+  for (int y = 0; y < mask.rows; ++y) {
+    const uchar* m = mask.ptr<uchar>(y);
+    const size_t row_begin = runs.size();
+    size_t k0 = above_begin;
+    int x = 0;
+    while (x < mask.cols) {
+      uint64_t eight = 1;  // eight clear pixels are skipped at once
+      if (x + 8 <= mask.cols) std::memcpy(&eight, m + x, 8);
+      if (eight == 0) {
+        x += 8;
+        continue;
+      }
+      if (!m[x]) {
+        ++x;
+        continue;
+      }
+      const int x0 = x;
+      while (x < mask.cols && m[x]) ++x;
+      const int me = static_cast<int>(runs.size());
+      runs.push_back({y, x0, x});
+      parent.push_back(me);
+      // A run above touches this one when it ends at x0 - 1 or later and starts at x or earlier.
+      while (k0 < above_end && runs[k0].x1 < x0) ++k0;
+      for (size_t k = k0; k < above_end && runs[k].x0 <= x; ++k) {
+        const int a = root(static_cast<int>(k)), b = root(me);
+        if (a != b) parent[std::max(a, b)] = std::min(a, b);
+      }
+    }
+    above_begin = row_begin, above_end = runs.size();
+  }
+  std::vector<int> area(runs.size(), 0);
+  for (size_t i = 0; i < runs.size(); ++i) area[root(static_cast<int>(i))] += runs[i].x1 - runs[i].x0;
+  std::vector<uchar> kept(runs.size(), 0);
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (parent[i] == static_cast<int>(i)) kept[i] = keep(area[i]) ? 255 : 0;
+  cv::Mat out = cv::Mat::zeros(mask.size(), CV_8U);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (kept[root(static_cast<int>(i))]) std::memset(out.ptr<uchar>(runs[i].y) + runs[i].x0, 255, runs[i].x1 - runs[i].x0);
   }
   return out;
 }
@@ -128,7 +172,7 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   cv::Mat mask;
   cv::morphologyEx(strong, mask, cv::MORPH_CLOSE, disc);
   cv::morphologyEx(mask, mask, cv::MORPH_OPEN, disc);
-  mask = KeepComponents(mask, [&](int area, int) { return area >= min_area; });
+  mask = KeepComponents(mask, [&](int area) { return area >= min_area; });
   // Faint things the clear difference alone leaves out: a blob of slight difference with a little clear
   // difference in it, apart from what was found so far. A blob that touches something found is cut from it (and
   // a pixel around it) and judged on the rest, which must then be no larger than a token: a pale token beside one

@@ -243,7 +243,12 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
     const double corr = sfr[i] / std::sqrt(std::max(sff[i] * srr[i], 1e-9));
     if (textured && corr > 0.5) at_rim[i] = -1;  // glare: dropped below
   }
-  t.change = KeepComponents(change, [&](int, int i) { return at_rim[i] >= 0; });
+  t.change = cv::Mat(change.size(), CV_8U);
+  for (int y = 0; y < cc.rows; ++y) {
+    const int* l = cc.ptr<int>(y);
+    uchar* o = t.change.ptr<uchar>(y);
+    for (int x = 0; x < cc.cols; ++x) o[x] = l[x] > 0 && at_rim[l[x]] >= 0 ? 255 : 0;
+  }
   // Something big that changed on the table and reaches the board's edge.
   const double px_per_mm2 = kRingPxPerMm * kRingPxPerMm;
   for (int i = 1; i < n; ++i) {

@@ -13,6 +13,7 @@
 //    is handed on as "unexplained" (the region holding it is uncertain).
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <opencv2/imgproc.hpp>
 
@@ -130,6 +131,9 @@ struct Scene {
   const cv::Mat& reference_bgr;      // the empty board (CV_8UC3, board pixels)
   const cv::Mat& reference_glare;    // its own glare (ReferenceGlare)
   const cv::Mat& occupied;           // foreground: ring pixels the light is not measured on
+  // The local views made so far, by the point they were made at: a seed that fits poorly is named again from
+  // the same point (far starts, nine starts, the grid), in the same view. A view depends on nothing else here.
+  mutable std::map<std::pair<double, double>, LocalView> views;
 };
 
 // Samples from a token's local view, optionally with the explained pixels masked out (`mask` stays empty when
@@ -293,8 +297,10 @@ Candidate Finish(const TokenModel& model, const LocalView& view, const cv::Mat& 
   return cand;
 }
 
-LocalView ViewAt(const Scene& scene, cv::Point2d seed) {
-  return MakeLocalView(scene.frame, scene.reference_bgr, scene.reference_glare, scene.occupied, seed);
+const LocalView& ViewAt(const Scene& scene, cv::Point2d seed) {
+  auto [it, made] = scene.views.try_emplace({seed.x, seed.y});
+  if (made) it->second = MakeLocalView(scene.frame, scene.reference_bgr, scene.reference_glare, scene.occupied, seed);
+  return it->second;
 }
 
 // When a poor fit is named again on a grid: at once, or when its candidate is about to be taken (RegridIfPoor; most
@@ -305,7 +311,7 @@ enum class Grid { kNow, kLater };
 // around the seed.
 Candidate Fit(const TokenModel& model, const Scene& scene, cv::Point2d seed, const cv::Mat& explained, double spread_mm, Grid grid,
               Starts starts = Starts::kCross) {
-  const LocalView view = ViewAt(scene, seed);
+  const LocalView& view = ViewAt(scene, seed);
   Naming n = Name(model, view, seed, explained, spread_mm, starts);
   if (grid == Grid::kNow && Poor(model, n)) Regrid(model, view, explained, &n);
   return Finish(model, view, explained, std::move(n));
@@ -314,7 +320,7 @@ Candidate Fit(const TokenModel& model, const Scene& scene, cv::Point2d seed, con
 // A candidate named without the grid, about to be taken: the grid now, if it fits poorly (in the same view).
 void RegridIfPoor(const TokenModel& model, const Scene& scene, Candidate* c) {
   if (c->naming.regridded || !Poor(model, c->naming)) return;
-  const LocalView view = ViewAt(scene, c->naming.seed);
+  const LocalView& view = ViewAt(scene, c->naming.seed);
   Naming n = std::move(c->naming);
   Regrid(model, view, cv::Mat(), &n);
   const float votes = c->outline_votes;
@@ -384,7 +390,7 @@ cv::Rect PaintFootprint(const calibration::KindTemplate& kind, cv::Point2d centr
 std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg, const cv::Mat& reference_bgr, const cv::Mat& reference_glare,
                                     const cv::Mat& reference_lab, const TokenModel& model, const cv::Mat& region_labels, const ObserverOptions& options,
                                     cv::Mat* unexplained, const Focus* focus) {
-  const Scene scene{frame, reference_bgr, reference_glare, fg.mask};
+  const Scene scene{frame, reference_bgr, reference_glare, fg.mask, {}};
   // Incremental observation: only seeds within the focus are named, and only its bounds are looked at (at even
   // pixels: Seeds halves the mask).
   auto in_focus = [&](cv::Point2d p) {
@@ -572,7 +578,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   }
   if (unexplained) {
     *unexplained = cv::Mat::zeros(residual.size(), CV_8U);
-    if (!roi.empty()) KeepComponents(residual(roi), [](int area, int) { return area >= 120 * kPpm * kPpm; }).copyTo((*unexplained)(roi));
+    if (!roi.empty()) KeepComponents(residual(roi), [](int area) { return area >= 120 * kPpm * kPpm; }).copyTo((*unexplained)(roi));
     *unexplained |= doubtful;
     // Outside the focus, what the last still frame left unexplained stands (its doubtful candidates were not
     // named again).

@@ -236,8 +236,9 @@ std::string PrepareFrame(const cv::Mat& input, cv::Mat* frame);
 // on a suite photo, 2.7 times as fast on a board's foreground mask (2.0 against 5.5 ms, 1200x800, OpenCV 4.6, one
 // thread).
 int Components(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, cv::Mat& centroids);
-// The connected components (8-connected) of a CV_8U mask for which `keep(area_px, index)` holds, as a new mask.
-cv::Mat KeepComponents(const cv::Mat& mask, const std::function<bool(int area_px, int index)>& keep);
+// The connected components (8-connected) of a CV_8U mask for which `keep(area_px)` holds, as a new mask. From the
+// mask's runs, without a label image: on a board's mostly clear masks 2-5 times as fast as labelling them.
+cv::Mat KeepComponents(const cv::Mat& mask, const std::function<bool(int area_px)>& keep);
 
 inline constexpr double kBoardPxPerMm = calibration::kMatchPxPerMm;  // the board image the stages work on
 

@@ -263,7 +263,7 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
   if (!objects.empty()) fits.setTo(0, objects);
   cv::morphologyEx(fits, fits, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_ELLIPSE, {3, 3}));
   // And large: a patch of light, not a token or two.
-  cv::Mat glare_cells = KeepComponents(fits, [&](int area, int) { return area * kCellMm * kCellMm >= 1500; });
+  cv::Mat glare_cells = KeepComponents(fits, [&](int area) { return area * kCellMm * kCellMm >= 1500; });
   cv::Mat glare;
   if (cv::countNonZero(glare_cells) == 0) return cv::Mat::zeros(matched.size(), CV_8U);
   cv::morphologyEx(glare_cells, glare_cells, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_ELLIPSE, {5, 5}));

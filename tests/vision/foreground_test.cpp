@@ -114,5 +114,36 @@ TEST(Foreground, APieceOfTheBoardsColourIsFoundByItsDrawing) {
   EXPECT_EQ(cv::countNonZero(fg.mask(SquareMm({40, 60}, 30))), 0);
 }
 
+// KeepComponents reads the mask's runs; it must keep exactly what labelling every pixel would. Random blobs, lines
+// one pixel wide (diagonal neighbours join), a region of interest (not continuous), runs ending at the right
+// edge and runs eight pixels and longer (the clear-word skip).
+TEST(KeepComponents, KeepsWhatLabellingKeeps) {
+  cv::RNG rng(11);
+  for (int trial = 0; trial < 40; ++trial) {
+    cv::Mat whole = cv::Mat::zeros(157 + trial, 203 + 3 * trial, CV_8U);
+    for (int k = 0; k < 25; ++k) {
+      const cv::Point c(rng.uniform(-5, whole.cols + 5), rng.uniform(-5, whole.rows + 5));
+      if (k % 3 == 0) cv::line(whole, c, c + cv::Point(rng.uniform(-30, 30), rng.uniform(-30, 30)), cv::Scalar(255), 1, cv::LINE_8);
+      else cv::ellipse(whole, c, cv::Size(rng.uniform(1, 20), rng.uniform(1, 9)), rng.uniform(0, 180), 0, 360, cv::Scalar(255), -1);
+    }
+    cv::Mat noise(whole.size(), CV_8U);
+    rng.fill(noise, cv::RNG::UNIFORM, 0, 100);
+    whole.setTo(255, noise > 97);
+    const cv::Mat mask = whole(cv::Rect(3, 2, whole.cols - 3 - trial % 5, whole.rows - 4));
+    const int min_area = 1 + trial * 3;
+    cv::Mat labels, stats, centroids;
+    const int n = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
+    cv::Mat expected = cv::Mat::zeros(mask.size(), CV_8U);
+    for (int y = 0; y < mask.rows; ++y)
+      for (int x = 0; x < mask.cols; ++x) {
+        const int l = labels.at<int>(y, x);
+        if (l > 0 && stats.at<int>(l, cv::CC_STAT_AREA) >= min_area) expected.at<uchar>(y, x) = 255;
+      }
+    ASSERT_GT(n, 20);
+    const cv::Mat kept = KeepComponents(mask, [&](int area) { return area >= min_area; });
+    ASSERT_EQ(cv::countNonZero(kept != expected), 0) << "trial " << trial;
+  }
+}
+
 }  // namespace
 }  // namespace swref::vision
