@@ -53,6 +53,40 @@ PolarSamples SamplesOf(const cv::Mat& bgr) {
   return s;
 }
 
+// The spectra the rotation search correlates: the same bins as OpenCV's own DFT of each row (P and P^2), to float
+// rounding, on samples of every sign and size, a constant row and a row alternating in sign (DC and Nyquist).
+TEST(Polar, RowSpectraAgreeWithOpenCvsDft) {
+  cv::RNG rng(5);
+  PolarSamples s(kPolarSize);
+  for (float& v : s) v = rng.uniform(-90.0f, 100.0f);
+  for (int a = 0; a < kAngles; ++a) s[a] = 42.0f, s[kAngles + a] = a % 2 ? -7.0f : 7.0f;
+  const SampleSpectra spectra = MakeSpectra(s);
+  const int bins = kAngles / 2 + 1;
+  ASSERT_EQ(spectra.p.size(), static_cast<size_t>(kPolarRows * bins));
+  for (int squared = 0; squared < 2; ++squared) {
+    for (int r = 0; r < kPolarRows; ++r) {
+      cv::Mat row(1, kAngles, CV_64F), out;
+      for (int a = 0; a < kAngles; ++a) {
+        const double v = s[r * kAngles + a];
+        row.at<double>(a) = squared ? v * v : v;
+      }
+      cv::dft(row, out, cv::DFT_COMPLEX_OUTPUT);
+      for (int k = 0; k < bins; ++k) {
+        const std::complex<float> got = (squared ? spectra.p2 : spectra.p)[r * bins + k];
+        const cv::Vec2d want = out.at<cv::Vec2d>(k);
+        const double scale = squared ? 1e4 * kAngles : 1e2 * kAngles;  // the largest a bin can be
+        ASSERT_NEAR(got.real(), want[0], 2e-6 * scale) << "row " << r << " bin " << k << (squared ? " of P^2" : " of P");
+        ASSERT_NEAR(got.imag(), want[1], 2e-6 * scale) << "row " << r << " bin " << k << (squared ? " of P^2" : " of P");
+      }
+    }
+  }
+  // DC and Nyquist bins are real.
+  for (int r = 0; r < kPolarRows; ++r) {
+    EXPECT_EQ(spectra.p[r * bins].imag(), 0.0f);
+    EXPECT_EQ(spectra.p[r * bins + bins - 1].imag(), 0.0f);
+  }
+}
+
 TEST(Polar, RotationSearchFindsTheTurn) {
   const PolarSamples upright = SamplesOf(OnBackground("orcs", kMatchPxPerMm, 0));
   const TemplateSpectra t = MakeSpectra(upright, std::vector<float>(kPolarSize, 1.0f));
