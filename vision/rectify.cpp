@@ -183,8 +183,10 @@ cv::Mat SaturatedCells(const cv::Mat& raw, cv::Size cells) {
       std::fill(count.begin(), count.end(), 0);
       for (int y = cy * n; y < (cy + 1) * n; ++y) {
         const uchar* p = raw.ptr<uchar>(y);
-        for (int x = 0; x < raw.cols; ++x)
-          for (int c = 0; c < 3; ++c) count[(x / n) * 3 + c] += p[3 * x + c] >= 250;
+        for (int cx = 0; cx < cells.width; ++cx, p += 3 * n) {
+          int* to = &count[static_cast<size_t>(cx) * 3];
+          for (int x = 0; x < 3 * n; x += 3) to[0] += p[x] >= 250, to[1] += p[x + 1] >= 250, to[2] += p[x + 2] >= 250;
+        }
       }
       float* out = sat.ptr<float>(cy);
       for (size_t i = 0; i < count.size(); ++i) out[i] = static_cast<float>(count[i]) / (n * n);
