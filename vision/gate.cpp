@@ -72,10 +72,10 @@ struct Strip {
 
 // The ring's light over the reference's as a smooth field: the ratio averaged over the unchanged watched pixels
 // within about 60 mm (on cells of kCell ring pixels, over the whole ring at once: a lamp's gradient runs round a
-// corner), the median gain where nothing unchanged is near; on cells of kCell ring pixels, which Changed samples at
-// each strip pixel.
+// corner), the median gain where nothing unchanged is near. Sampled back at each strip's pixels, bilinear between
+// the cells' centres.
 constexpr int kCell = 8;
-cv::Mat SmoothGain(const std::vector<Strip>& strips, cv::Size ring, cv::Scalar median_gain) {
+std::vector<cv::Mat> SmoothGain(const std::vector<Strip>& strips, cv::Size ring, cv::Scalar median_gain) {
   const cv::Size cells((ring.width + kCell - 1) / kCell, (ring.height + kCell - 1) / kCell);
   cv::Mat num(cells, CV_32FC3, cv::Scalar::all(0)), den(cells, CV_32F, cv::Scalar(0));
   for (const Strip& s : strips) {
@@ -105,40 +105,36 @@ cv::Mat SmoothGain(const std::vector<Strip>& strips, cv::Size ring, cv::Scalar m
   cv::merge(std::vector<cv::Mat>{den, den, den}, den3);
   const cv::Mat fallback(cells, CV_32FC3, median_gain);
   cv::divide(num + fallback * 1e-3, den3 + cv::Scalar::all(1e-3), gain_cells);
-  return gain_cells;
+  std::vector<cv::Mat> out;
+  for (const Strip& s : strips) {
+    cv::Mat g(s.rect.size(), CV_32FC3);
+    for (int y = 0; y < g.rows; ++y) {
+      const float fy = std::clamp((s.rect.y + y + 0.5f) / kCell - 0.5f, 0.0f, cells.height - 1.0f);
+      const int y0 = static_cast<int>(fy), y1 = std::min(y0 + 1, cells.height - 1);
+      const float wy = fy - y0;
+      const cv::Vec3f* r0 = gain_cells.ptr<cv::Vec3f>(y0);
+      const cv::Vec3f* r1 = gain_cells.ptr<cv::Vec3f>(y1);
+      cv::Vec3f* o = g.ptr<cv::Vec3f>(y);
+      for (int x = 0; x < g.cols; ++x) {
+        const float fx = std::clamp((s.rect.x + x + 0.5f) / kCell - 0.5f, 0.0f, cells.width - 1.0f);
+        const int x0 = static_cast<int>(fx), x1 = std::min(x0 + 1, cells.width - 1);
+        const float wx = fx - x0;
+        o[x] = (r0[x0] * (1 - wx) + r0[x1] * wx) * (1 - wy) + (r1[x0] * (1 - wx) + r1[x1] * wx) * wy;
+      }
+    }
+    out.push_back(g);
+  }
+  return out;
 }
 
-// Where a strip's ratio is more than `tolerance` off the gain: the smooth gain's cells (SmoothGain) sampled at each
-// pixel, bilinear between the cells' centres, or `median_gain` everywhere when `cells` is empty. In one pass, with
-// no gain image.
-cv::Mat Changed(const Strip& s, const cv::Mat& cells, cv::Scalar median_gain, float tolerance) {
-  cv::Mat change(s.rect.size(), CV_8U);
-  const cv::Vec3f flat(static_cast<float>(median_gain[0]), static_cast<float>(median_gain[1]), static_cast<float>(median_gain[2]));
-  for (int y = 0; y < change.rows; ++y) {
-    const cv::Vec3f* q = s.ratio.ptr<cv::Vec3f>(y);
-    const uchar* v = s.valid.ptr<uchar>(y);
-    uchar* out = change.ptr<uchar>(y);
-    const cv::Vec3f *r0 = nullptr, *r1 = nullptr;
-    float wy = 0;
-    if (!cells.empty()) {
-      const float fy = std::clamp((s.rect.y + y + 0.5f) / kCell - 0.5f, 0.0f, cells.rows - 1.0f);
-      const int y0 = static_cast<int>(fy), y1 = std::min(y0 + 1, cells.rows - 1);
-      wy = fy - y0, r0 = cells.ptr<cv::Vec3f>(y0), r1 = cells.ptr<cv::Vec3f>(y1);
-    }
-    for (int x = 0; x < change.cols; ++x) {
-      cv::Vec3f g = flat;
-      if (r0) {
-        const float fx = std::clamp((s.rect.x + x + 0.5f) / kCell - 0.5f, 0.0f, cells.cols - 1.0f);
-        const int x0 = static_cast<int>(fx), x1 = std::min(x0 + 1, cells.cols - 1);
-        const float wx = fx - x0;
-        g = (r0[x0] * (1 - wx) + r0[x1] * wx) * (1 - wy) + (r1[x0] * (1 - wx) + r1[x1] * wx) * wy;
-      }
-      float dev = 0;
-      for (int c = 0; c < 3; ++c) dev = std::max(dev, std::abs(q[x][c] / g[c] - 1.0f));
-      out[x] = dev > tolerance && v[x] ? 255 : 0;
-    }
-  }
-  return change;
+// Where a strip's ratio is more than `tolerance` off the gain.
+cv::Mat Changed(const Strip& s, const cv::Mat& gain, float tolerance) {
+  cv::Mat rel, dev;
+  cv::divide(s.ratio, gain, rel);
+  cv::absdiff(rel, cv::Scalar::all(1), dev);
+  std::vector<cv::Mat> ch;
+  cv::split(dev, ch);
+  return cv::Mat((cv::max(cv::max(ch[0], ch[1]), ch[2]) > tolerance) & s.valid);
 }
 
 // The fine texture of an image: its grey less its blur (the wood's grain).
@@ -206,10 +202,10 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
       median_gain[c] = *mid;
     }
   }
-  for (Strip& s : strips) s.change = Changed(s, cv::Mat(), median_gain, 0.6f);
+  for (Strip& s : strips) s.change = Changed(s, cv::Mat(s.ratio.size(), CV_32FC3, median_gain), 0.6f);
   for (int round = 0; round < 2; ++round) {
-    const cv::Mat cells = SmoothGain(strips, valid.size(), median_gain);
-    for (Strip& s : strips) s.change = Changed(s, cells, median_gain, 0.35f);
+    const std::vector<cv::Mat> gains = SmoothGain(strips, valid.size(), median_gain);
+    for (size_t k = 0; k < strips.size(); ++k) strips[k].change = Changed(strips[k], gains[k], 0.35f);
   }
   cv::Mat change = cv::Mat::zeros(valid.size(), CV_8U);
   for (const Strip& s : strips) change(s.rect) |= s.change;
