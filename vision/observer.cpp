@@ -38,8 +38,11 @@ std::string PrepareFrame(const cv::Mat& input, cv::Mat* frame) {
   else if (input.channels() == 4) cv::cvtColor(input, *frame, cv::COLOR_BGRA2BGR);
   else if (input.channels() == 1) cv::cvtColor(input, *frame, cv::COLOR_GRAY2BGR);
   else return "expected a colour image (" + std::to_string(input.channels()) + " channels)";
+  // Judged on every fourth row (a view of the frame, no copy): a whole 1080p frame's statistics cost 2 ms, a
+  // tenth of the per-frame path's budget, and a blank frame is blank in any of its rows.
+  const cv::Mat rows(frame->rows / 4, frame->cols, frame->type(), frame->data, frame->step[0] * 4);
   cv::Scalar mean, stddev;
-  cv::meanStdDev(*frame, mean, stddev);
+  cv::meanStdDev(rows, mean, stddev);
   if (stddev[0] + stddev[1] + stddev[2] < 3) return "the image is blank (one flat colour)";
   return "";
 }
