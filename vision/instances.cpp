@@ -133,7 +133,10 @@ struct Scene {
   const cv::Mat& occupied;           // foreground: ring pixels the light is not measured on
   // The local views made so far, by the point they were made at: a seed that fits poorly is named again from
   // the same point (far starts, nine starts, the grid), in the same view. A view depends on nothing else here.
+  // A view no candidate will be named from again is dropped (Drop): a view with its capped templates is up to a
+  // few hundred KB, and a frame makes some 70.
   mutable std::map<std::pair<double, double>, LocalView> views;
+  void Drop(cv::Point2d at) const { views.erase({at.x, at.y}); }
 };
 
 // Samples from a token's local view, optionally with the explained pixels masked out (`mask` stays empty when
@@ -504,6 +507,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   auto fit = [&](cv::Point2d seed, float votes) {
     if (known(seed) || !in_focus(seed)) return;
     Candidate c = Fit(model, scene, seed, cv::Mat(), kOutlineSpreadMm, Grid::kLater);
+    cv::Point2d wide_centre = seed;
     // A grey token on grey ground shows its symbol more than its cut line, and the symbol's edges vote in a ring
     // around the token's centre: such a seed lies up to 6 mm off, and what it names there (a piece, another race)
     // fits badly. It is named again from starts that far away, and the better fit is kept.
@@ -512,12 +516,17 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
       // That fit saw the token through a view and a light measured around the seed, up to 6 mm off: where it
       // landed, the token is named again as any seed is, and kept if it fits better there.
       if (wide.match.error < c.match.error) {
+        wide_centre = wide.centre_px;
         Candidate again = Fit(model, scene, wide.centre_px, cv::Mat(), kOutlineSpreadMm, Grid::kLater);
         if (again.match.error < c.match.error) c = std::move(again);
       }
     }
     c.outline_votes = votes;
     if (c.match.fit < kCentredFit) well.push_back(c.centre_px);
+    // Named again later from its own seed only if it fits poorly (the nine starts, the grid).
+    const bool again = Poor(model, c.naming) || c.match.fit >= kOffCentreFit;
+    for (const cv::Point2d& p : {seed, wide_centre})
+      if (!(again && p == c.naming.seed)) scene.Drop(p);
     cands.push_back(std::move(c));
   };
   for (const cv::Point& p : seeds(fg.mask, kSeedDepthMm, kSeedSpacingMm)) fit(cv::Point2d(p), 0);
@@ -528,31 +537,46 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   // A poorly fitting seed in little foreground (a grey token's symbol) is named again from starts around it.
   for (Candidate& c : cands) {
     const cv::Point2d seed_mm((c.naming.seed.x + 0.5) / kPpm, (c.naming.seed.y + 0.5) / kPpm);
-    if (c.match.fit < kOffCentreFit || ShareNear(fg.mask, seed_mm, kSparseReachMm) > kSparseShare) continue;
+    if (c.match.fit < kOffCentreFit || ShareNear(fg.mask, seed_mm, kSparseReachMm) > kSparseShare) {
+      if (!Poor(model, c.naming)) scene.Drop(c.naming.seed);
+      continue;
+    }
     Candidate ring = Fit(model, scene, c.naming.seed, cv::Mat(), kRingStartMm, Grid::kLater, Starts::kRing);
-    if (ring.match.error >= c.match.error) continue;
-    Candidate again = Fit(model, scene, ring.centre_px, cv::Mat(), kOutlineSpreadMm, Grid::kLater);
-    if (again.match.error < ring.match.error) ring = std::move(again);
-    if (ring.match.fit >= kOffCentreFit || !IsRace(ring.match.kind)) continue;
-    ring.outline_votes = c.outline_votes;
-    c = std::move(ring);
+    const cv::Point2d ring_centre = ring.centre_px;
+    if (ring.match.error < c.match.error) {
+      Candidate again = Fit(model, scene, ring.centre_px, cv::Mat(), kOutlineSpreadMm, Grid::kLater);
+      if (again.match.error < ring.match.error) ring = std::move(again);
+      if (ring.match.fit < kOffCentreFit && IsRace(ring.match.kind)) {
+        ring.outline_votes = c.outline_votes;
+        scene.Drop(c.naming.seed);
+        c = std::move(ring);
+      }
+    }
+    // Only the grid names a candidate again from its seed now.
+    for (const cv::Point2d& p : {c.naming.seed, ring_centre})
+      if (!(Poor(model, c.naming) && p == c.naming.seed)) scene.Drop(p);
   }
   std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.match.error < b.match.error; });
   for (Candidate& c : cands) {
     bool duplicate = false;
     // A candidate on a token already taken is that token (consider() would refuse it after naming it again).
     for (const Instance& i : out) duplicate = duplicate || cv::norm(cv::Point2d((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm) - i.centre_mm) < 6.0;
-    if (duplicate) continue;
+    if (duplicate) {
+      scene.Drop(c.naming.seed);
+      continue;
+    }
     // Named again only when a taken token now hides some of its samples.
     std::vector<uint8_t> hidden;
     calibration::BlockedSamples(c.centre_px, calibration::PolarSpec{}, explained, &hidden);
     if (!hidden.empty()) {
+      scene.Drop(c.naming.seed);
       const float votes = c.outline_votes;
       c = Fit(model, scene, c.centre_px, blocked, 0, Grid::kNow);
       c.outline_votes = votes;
     } else {
       RegridIfPoor(model, scene, &c);
     }
+    scene.Drop(c.naming.seed);
     consider(c);
   }
 
@@ -571,7 +595,9 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   for (int round = 0; round < 2; ++round) {
     bool took = false;
     for (const cv::Point& p : seeds(residual, 3.0, 4.0)) {
-      if (in_focus(p)) took = consider(Fit(model, scene, cv::Point2d(p), blocked, 0, Grid::kNow)) || took;
+      if (!in_focus(p)) continue;
+      took = consider(Fit(model, scene, cv::Point2d(p), blocked, 0, Grid::kNow)) || took;
+      scene.Drop(cv::Point2d(p));
     }
     if (!took) break;
     residual = left_over();
