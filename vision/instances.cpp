@@ -137,6 +137,10 @@ struct Scene {
   // few hundred KB, and a frame makes some 70.
   mutable std::map<std::pair<double, double>, LocalView> views;
   void Drop(cv::Point2d at) const { views.erase({at.x, at.y}); }
+  // A view kept for later holds only its patch and light: its capped templates are made again as they are needed.
+  void Shrink(cv::Point2d at) const {
+    if (auto it = views.find({at.x, at.y}); it != views.end()) it->second.capped = {};
+  }
 };
 
 // Samples from a token's local view, optionally with the explained pixels masked out (`mask` stays empty when
@@ -527,6 +531,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     const bool again = Poor(model, c.naming) || c.match.fit >= kOffCentreFit;
     for (const cv::Point2d& p : {seed, wide_centre})
       if (!(again && p == c.naming.seed)) scene.Drop(p);
+    scene.Shrink(c.naming.seed);
     cands.push_back(std::move(c));
   };
   for (const cv::Point& p : seeds(fg.mask, kSeedDepthMm, kSeedSpacingMm)) fit(cv::Point2d(p), 0);
