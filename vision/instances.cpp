@@ -528,9 +528,9 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     c.outline_votes = votes;
     if (c.match.fit < kCentredFit) well.push_back(c.centre_px);
     // Named again later from its own seed only if it fits poorly (the nine starts, the grid).
-    const bool again = Poor(model, c.naming) || c.match.fit >= kOffCentreFit;
+    const bool named_again = Poor(model, c.naming) || c.match.fit >= kOffCentreFit;
     for (const cv::Point2d& p : {seed, wide_centre})
-      if (!(again && p == c.naming.seed)) scene.Drop(p);
+      if (!(named_again && p == c.naming.seed)) scene.Drop(p);
     scene.Shrink(c.naming.seed);
     cands.push_back(std::move(c));
   };
