@@ -42,7 +42,9 @@ constexpr double kStartFit = 8.0;
 // the board within kSparseReachMm of it foreground) is named again from the best of nine starts, the seed and eight
 // kRingStartMm around it; the token found there takes its place if it is a race token fitting within kOffCentreFit.
 // On the three accuracy suites: region errors 53, 72 and 69 -> 52, 72 and 68, wrong and not flagged as before (0, 0
-// and 2), flagged 526, 436 and 424 -> 526, 434 and 423, a full observation's time as before. Tried and not kept
+// and 2), flagged 526, 436 and 424 -> 526, 434 and 423; no difference in the bench's interleaved runs, but timed by
+// phase later it takes about 5 ms a photo of the first suite's 2p map (1,017 tries over its photos, 53 of them
+// replacing their candidate: docs/vision.md, "2026-12-01: the same observations with less work"). Tried and not kept
 // (docs/vision.md), for every poorly fitting seed however much foreground lies around it: eight full fits around it,
 // any kind taking its place (49, 61 and 62 wrong, but 38 % more time, and wrong and not flagged 0 -> 2 on the first
 // suite: a fortress found twice, 12 mm apart); as here but without the foreground's limit (54, 63 and 65 wrong, 12 %
