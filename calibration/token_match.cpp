@@ -136,33 +136,51 @@ const std::vector<float>& MeanFor(const KindTemplate& t, const MatchContext& con
 
 // How far apart a candidate's ring colours are from a kind's (`row_mean`: KindTemplate::row_mean, or those under
 // a ceiling), after the best light offset: a quick filter.
-double RingDistance(const std::vector<float>& sample_rows, const KindTemplate& t, const float* row_mean) {
+// `seen` (optional, kRings): the share of each ring's samples in view, which weighs its rows.
+double RingDistance(const std::vector<float>& sample_rows, const KindTemplate& t, const float* row_mean, const float* seen) {
+  auto weight = [&](int row) { return seen ? t.row_weight[row] * seen[row % kRings] : t.row_weight[row]; };
   double off[kChannels] = {0};
   for (int c = 0; c < kChannels; ++c) {
     double num = 0, den = 0;
     for (int r = 0; r < kRings; ++r) {
       const int row = c * kRings + r;
-      num += t.row_weight[row] * (row_mean[row] - sample_rows[row]);
-      den += t.row_weight[row];
+      num += weight(row) * (row_mean[row] - sample_rows[row]);
+      den += weight(row);
     }
     off[c] = den > 0 ? std::clamp(num / den, -double(kMaxOffset[c]), double(kMaxOffset[c])) : 0;
   }
   double sum = 0, wsum = 0;
   for (int row = 0; row < kPolarRows; ++row) {
     const double d = sample_rows[row] + off[row / kRings] - row_mean[row];
-    sum += t.row_weight[row] * d * d;
-    wsum += t.row_weight[row];
+    sum += weight(row) * d * d;
+    wsum += weight(row);
   }
   return wsum > 0 ? sum / wsum : 0;
 }
 
 std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, const MatchContext& context, int shortlist,
                                          bool with_other_side) const {
-  const SampleSpectra s = MakeSpectra(samples);
   const std::vector<uint8_t>* mask = context.mask;
-  // The shortlist: the kinds nearest by ring colours.
+  const SampleSpectra s = MakeSpectra(samples);
+  // The shortlist: the kinds nearest by ring colours. With a mask, over the samples in view (the others show
+  // whatever hides them), each ring weighed by its share in view.
   std::vector<float> rows(kPolarRows);
-  for (int row = 0; row < kPolarRows; ++row) rows[row] = s.p[static_cast<size_t>(row) * (kAngles / 2 + 1)].real() / kAngles;
+  std::array<float, kRings> seen;
+  if (mask) {
+    for (int r = 0; r < kRings; ++r) {
+      const uint8_t* kept = mask->data() + r * kAngles;
+      const int n = kAngles - static_cast<int>(std::count(kept, kept + kAngles, uint8_t{0}));
+      seen[r] = static_cast<float>(n) / kAngles;
+      for (int c = 0; c < kChannels; ++c) {
+        const float* p = samples.data() + (c * kRings + r) * kAngles;
+        float sum = 0;
+        for (int a = 0; a < kAngles; ++a) sum += kept[a] ? p[a] : 0.0f;
+        rows[c * kRings + r] = n > 0 ? sum / n : 0.0f;
+      }
+    }
+  } else {
+    for (int row = 0; row < kPolarRows; ++row) rows[row] = s.p[static_cast<size_t>(row) * (kAngles / 2 + 1)].real() / kAngles;
+  }
   std::vector<std::pair<double, const KindTemplate*>> near;
   const Ceiling ceiling(context.ceiling);
   std::array<float, kPolarRows> capped_rows;
@@ -177,7 +195,7 @@ std::vector<TokenMatch> TokenModel::Rank(const PolarSamples& samples, int top, c
         row_mean = it->second.data();
       }
     }
-    near.emplace_back(RingDistance(rows, t, row_mean), &t);
+    near.emplace_back(RingDistance(rows, t, row_mean, mask ? seen.data() : nullptr), &t);
   }
   if (static_cast<int>(near.size()) > shortlist) {
     std::nth_element(near.begin(), near.begin() + shortlist, near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -428,6 +428,31 @@ TEST(TokenModel, ShortlistsUnderACeiling) {
   }
 }
 
+// A token partly under another is shortlisted by the ring colours in view: the samples the mask hides show the token
+// on top, whose colours would make the hidden one look like some other kind.
+TEST(TokenModel, ShortlistsAPartlyHiddenTokenByWhatIsInView) {
+  const std::vector<std::string> kinds = {"encampment", "fortress", "mountain", "troll_lair", "wizards", "lost_tribe", "amazons"};
+  auto model = TokenModel::Build(OnePhotoEach(kinds));
+  ASSERT_TRUE(model.ok()) << model.error();
+  for (const std::string kind : {"encampment", "troll_lair", "amazons"}) {
+    cv::Mat seen = OnBackground(kind, kMatchPxPerMm, 30);
+    const cv::Point2d centre((seen.cols - 1) / 2.0, (seen.rows - 1) / 2.0);
+    // Its right part (from 3 mm left of its centre) under a light blue token.
+    cv::Mat covered = cv::Mat::zeros(seen.size(), CV_8U);
+    covered(cv::Rect(cvRound(centre.x - 3 * kMatchPxPerMm), 0, seen.cols - cvRound(centre.x - 3 * kMatchPxPerMm), seen.rows)).setTo(255);
+    seen.setTo(cv::Scalar(230, 200, 120), covered);
+    PolarSamples s;
+    std::vector<uint8_t> mask;
+    SamplePolar(MatchLab(seen), centre, PolarSpec{}, 0, &s, covered, &mask);
+    ASSERT_FALSE(mask.empty());
+    MatchContext ctx;
+    ctx.mask = &mask;
+    const auto ranked = model->Rank(s, 1, ctx, 2);
+    ASSERT_EQ(ranked.size(), 1u);
+    EXPECT_EQ(ranked[0].kind, kind);
+  }
+}
+
 // Asked for, a race side's other side is compared in full even when the ring colours left it off the shortlist, so
 // that the confidence says how far the side is known.
 TEST(TokenModel, RankComparesTheOtherSideWhenAsked) {
