@@ -19,23 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::BoardsOfAGame;
+using test::LargestPlainLand;
 using test::MakeRig;
 using test::Rig;
-
-// The land regions without pieces or a lost tribe on `board`, largest first.
-std::vector<int> LargestPlainLand(const datasets::SyntheticTable& table, const engine::Board& board) {
-  const cv::Mat labels = calibration::RasterizeLayout(table.layout, 1.0);
-  std::vector<std::pair<int, int>> area;  // (mm², region)
-  for (const engine::Region& r : table.map->regions) {
-    const engine::RegionState& s = board[r.id];
-    if (r.IsWater() || s.mountain || s.lost_tribe) continue;
-    area.emplace_back(cv::countNonZero(labels == r.id), r.id);
-  }
-  std::sort(area.rbegin(), area.rend());
-  std::vector<int> ids;
-  for (const auto& [mm2, id] : area) ids.push_back(id);
-  return ids;
-}
 
 // The cheap pose check keeps its patches as they were taken: checking a frame gives the same the first time and the
 // fifth (cv::phaseCorrelate windows its inputs in place; the kept patches used to fade with every check, so a

@@ -1,6 +1,7 @@
 #include "tests/vision/rig.h"
 
 #include <unistd.h>
+#include <algorithm>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -56,5 +57,19 @@ std::vector<engine::Board> BoardsOfAGame(const std::shared_ptr<const engine::Map
   return boards;
 }
 
+
+std::vector<int> LargestPlainLand(const datasets::SyntheticTable& table, const engine::Board& board) {
+  const cv::Mat labels = calibration::RasterizeLayout(table.layout, 1.0);
+  std::vector<std::pair<int, int>> area;  // (mm², region)
+  for (const engine::Region& r : table.map->regions) {
+    const engine::RegionState& s = board[r.id];
+    if (r.IsWater() || s.mountain || s.lost_tribe) continue;
+    area.emplace_back(cv::countNonZero(labels == r.id), r.id);
+  }
+  std::sort(area.rbegin(), area.rend());
+  std::vector<int> ids;
+  for (const auto& [mm2, id] : area) ids.push_back(id);
+  return ids;
+}
 
 }  // namespace swref::vision::test

@@ -19,6 +19,9 @@ struct Rig {
 };
 Rig MakeRig(uint64_t seed, const ObserverOptions& options = {});
 
+// The land regions without pieces or a lost tribe on `board`, largest first.
+std::vector<int> LargestPlainLand(const datasets::SyntheticTable& table, const engine::Board& board);
+
 // The board after every `every`-th action of a random game, from the `first`-th on.
 std::vector<engine::Board> BoardsOfAGame(const std::shared_ptr<const engine::Map>& map, uint64_t seed, int every, int first);
 
