@@ -100,6 +100,14 @@ constexpr double kPieceUnderStackConfidence = 0.5;
 // 1, 0 and 1 (as before the rim), regions flagged 498, 416 and 414 -> 516, 425 and 427; at 0.5: 1, 0 and 2; at 0.9
 // (any piece partly hidden): 537, 438 and 454 flagged.
 constexpr double kPieceUnderStackVisible = 0.8;
+// A crowd: kCrowd or more tokens and pieces in one region, one of them partly hidden (kPartlyHiddenVisible), beside a
+// possible stack. A piece may lie wholly under it, seen by nothing (the third accuracy suite's 4p photo 70: an
+// encampment under seven elves). Its region is not sure either (kPieceUnderStackConfidence). With the residual seeds
+// named from nine starts (instances.cpp kResidualRingMm), which read such crowds better: wrong and not flagged over the
+// three suites 2, 1 and 1 -> 2, 0 and 0 (one of them was an encampment under eight elves, its region flagged before
+// only because one elves token was misread), regions flagged 514, 418 and 423 -> 527, 423 and 432. From 8: 522, 422
+// and 423 flagged, the third suite's encampment silent.
+constexpr int kCrowd = 7;
 
 bool IsRaceKind(const std::string& kind, std::string* race, bool* decline) {
   const auto [base, is_decline] = engine::SplitDecline(kind);
@@ -127,6 +135,8 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
     bool stack = false;
     bool dropped = false;  // a token too uncertain to count lies here
     bool piece_under = false;  // a piece partly hidden that fits badly (kPieceUnderStackConfidence)
+    int counted = 0;           // tokens (a stack as one) and pieces
+    bool partly_hidden = false;
     double confidence = 1;
   };
   std::vector<Tally> tally(map.size());
@@ -156,6 +166,8 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
     if (hidden_and_bad && ShareNear(doubts.glare, inst.centre_mm, kGlareReachMm) > 0.5) {
       t.confidence = std::min(t.confidence, kGlaredPieceConfidence);
     }
+    ++t.counted;
+    t.partly_hidden = t.partly_hidden || inst.visible < kPartlyHiddenVisible;
     if (race_token) {
       Sides& sides = t.races[race];
       sides.tokens[decline] += std::max(1, inst.stack);
@@ -201,7 +213,7 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
     o.lost_tribe = t.lost_tribe;
     double confidence = t.confidence;
     if (mountains_seen > mountains) confidence = std::min(confidence, 0.35);
-    if (t.piece_under && t.stack) confidence = std::min(confidence, kPieceUnderStackConfidence);
+    if ((t.piece_under || (t.counted >= kCrowd && t.partly_hidden)) && t.stack) confidence = std::min(confidence, kPieceUnderStackConfidence);
     if (total != best_n || mixed_sides) confidence = std::min(confidence, 0.3);
     if (blind_px[r] > 150 * kPx2) confidence = std::min(confidence, kBlindConfidence);  // glare blinds a token's worth of it
     if (stray_px[r] > 120 * kPx2) confidence = std::min(confidence, 0.35);     // something no token explains
