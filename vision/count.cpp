@@ -213,7 +213,8 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
     o.lost_tribe = t.lost_tribe;
     double confidence = t.confidence;
     if (mountains_seen > mountains) confidence = std::min(confidence, 0.35);
-    if ((t.piece_under || (t.counted >= kCrowd && t.partly_hidden)) && t.stack) confidence = std::min(confidence, kPieceUnderStackConfidence);
+    const bool crowd = t.counted >= kCrowd && t.partly_hidden;
+    if ((t.piece_under || crowd) && t.stack) confidence = std::min(confidence, kPieceUnderStackConfidence);
     if (total != best_n || mixed_sides) confidence = std::min(confidence, 0.3);
     if (blind_px[r] > 150 * kPx2) confidence = std::min(confidence, kBlindConfidence);  // glare blinds a token's worth of it
     if (stray_px[r] > 120 * kPx2) confidence = std::min(confidence, 0.35);     // something no token explains
