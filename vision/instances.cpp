@@ -233,7 +233,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   };
   // 1-3. Seeds, deepest first (the middle of a token in full view lies deepest in the foreground), each named and
   // centred on what the tokens taken before it leave in view: samples on explained pixels (hidden under a taken
-  // token) are not looked at. A seed on a taken token is that token.
+  // token) and within kHiddenRimMm of them are not looked at. A seed on a taken token is that token.
   cv::Mat explained = cv::Mat::zeros(fg.mask.size(), CV_8U);
   cv::Mat blocked;  // explained and kHiddenRimMm around it: the pixels whose samples are not looked at
   const int rim = cvRound(kHiddenRimMm * kPpm);

@@ -19,9 +19,9 @@ using test::Rig;
 // A piece partly under a race token (the halflings stand on their holes in the ground; a crowd on its encampments) is
 // named from what shows of it, and a piece missed is never silent. In each of the largest plain regions a piece lies at
 // the spot farthest from the border and a halflings token 17 mm from it, on the light's side, its shadow falling on
-// the piece (a fifth of the piece under the token); four tilted cameras, four lights, noise and JPEG. Measured: 24 of
-// 24 found. (What a token hides reaches beyond its footprint, its wall and its shadow: instances.cpp kHiddenRimMm.
-// Its gain shows on the accuracy suites, with glare; here the pieces are found without it too.)
+// the piece (about a quarter of the piece under the token); four tilted cameras, four lights, noise and JPEG.
+// Measured: 24 of 24 found. (What a token hides reaches beyond its footprint, its wall and its shadow: instances.cpp
+// kHiddenRimMm. Its gain shows on the accuracy suites, with glare; here the pieces are found without it too.)
 TEST(Observer, PiecesPartlyUnderATokenAreFound) {
   Rig rig = MakeRig(5);
   const engine::Board board = datasets::SetupBoard(*rig.table->map);
