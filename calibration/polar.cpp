@@ -4,7 +4,6 @@
 #include <cmath>
 #include <map>
 #include <tuple>
-#include <type_traits>
 
 #include <opencv2/core/hal/hal.hpp>
 #include <opencv2/core/hal/interface.h>
@@ -155,53 +154,87 @@ void SamplePolar(const cv::Mat& lab, cv::Point2d centre_px, const PolarSpec& spe
   const double cr = std::cos(rotation_rad), sr = std::sin(rotation_rad);
   float* o = out->data();
   const bool check = mask && !blocked.empty();
+  const int blocked_step = check ? static_cast<int>(blocked.step1()) : 0;
   const size_t step = lab.step1();
   const float* base = lab.ptr<float>(0);
   double ux[kAngles], uy[kAngles];
   for (int a = 0; a < kAngles; ++a) ux[a] = kUnit[a].first * cr - kUnit[a].second * sr, uy[a] = kUnit[a].first * sr + kUnit[a].second * cr;
-  // Ring by ring, bilinear. Points outside the image are clamped to its edge, which most grids need not check:
-  // they lie inside with a pixel to spare. Those take a pixel's three channels at once (reading a fourth value,
-  // ignored: the spare pixel keeps it inside the image), lane by lane the same operations, so the same values.
-  auto sample_all = [&](auto clamp) {
-    constexpr bool kClamp = decltype(clamp)::value;
-    for (int r = 0; r < kRings; ++r) {
-      const double rad = (r + 0.5) * ring_px;
-      float* o0 = o + r * kAngles;
-      float* o1 = o0 + kRings * kAngles;
-      float* o2 = o1 + kRings * kAngles;
+  // Ring by ring, bilinear. Points outside the image are clamped to its edge, one by one, which most grids need not
+  // check: they lie inside with a pixel to spare.
+  auto mark = [&](int r, int a, double x, double y) {
+    if (check && blocked.at<uchar>(static_cast<int>(y + 0.5), static_cast<int>(x + 0.5))) {
+      (*mask)[static_cast<size_t>(r) * kAngles + a] = 0, any_blocked = true;
+    }
+  };
+  // One ring, point by point, clamped.
+  auto ring_clamped = [&](int r, double rad, float* o0, float* o1, float* o2) {
+    for (int a = 0; a < kAngles; ++a) {
+      const double x = std::clamp(centre_px.x + rad * ux[a], 0.0, w - 1.001), y = std::clamp(centre_px.y + rad * uy[a], 0.0, h - 1.001);
+      const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
+      const float fx = static_cast<float>(x - x0), fy = static_cast<float>(y - y0);
+      const float* p00 = base + y0 * step + 3 * x0;
+      const int right = x0 + 1 < w ? 3 : 0;
+      const float* p10 = p00 + (y0 + 1 < h ? step : 0);
+      float v[kChannels];
+      for (int c = 0; c < kChannels; ++c) {
+        const float top = p00[c] + fx * (p00[c + right] - p00[c]);
+        const float bottom = p10[c] + fx * (p10[c + right] - p10[c]);
+        v[c] = top + fy * (bottom - top);
+      }
+      o0[a] = v[0], o1[a] = v[1], o2[a] = v[2];
+      mark(r, a, x, y);
+    }
+  };
+  // Inside, a ring's points are placed first (each pixel's offset and the fractions, in a loop the compiler makes
+  // vector code of), then four points at a time take a pixel's three channels at once (reading a fourth value,
+  // ignored: the spare pixel keeps it inside the image) and are turned into the three channels' rows. Lane by lane
+  // these are the clamped path's operations, so the same values. The samples on blocked pixels are found after, in a
+  // loop of their own. 1.6 us a grid (2.3 with a mask) where one point at a time took 2.6 (3.0).
+  auto ring_inside = [&](int r, double rad, float* o0, float* o1, float* o2) {
+    alignas(16) int offset[kAngles], nearest[kAngles];
+    alignas(16) float fxs[kAngles], fys[kAngles];
+    for (int a = 0; a < kAngles; ++a) {
+      const double x = centre_px.x + rad * ux[a], y = centre_px.y + rad * uy[a];
+      const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
+      fxs[a] = static_cast<float>(x - x0), fys[a] = static_cast<float>(y - y0);
+      offset[a] = y0 * static_cast<int>(step) + 3 * x0;
+    }
+    static_assert(kAngles % 4 == 0);
+    for (int a = 0; a < kAngles; a += 4) {
+      cv::v_float32x4 pixel[4];
+      for (int k = 0; k < 4; ++k) {
+        const float* p00 = base + offset[a + k];
+        const cv::v_float32x4 vx = cv::v_setall_f32(fxs[a + k]), vy = cv::v_setall_f32(fys[a + k]);
+        const cv::v_float32x4 a00 = cv::v_load(p00), a01 = cv::v_load(p00 + 3), a10 = cv::v_load(p00 + step), a11 = cv::v_load(p00 + step + 3);
+        const cv::v_float32x4 top = a00 + vx * (a01 - a00), bottom = a10 + vx * (a11 - a10);
+        pixel[k] = top + vy * (bottom - top);
+      }
+      cv::v_float32x4 c0, c1, c2, unused;
+      cv::v_transpose4x4(pixel[0], pixel[1], pixel[2], pixel[3], c0, c1, c2, unused);
+      cv::v_store(o0 + a, c0), cv::v_store(o1 + a, c1), cv::v_store(o2 + a, c2);
+    }
+    if (check) {
       for (int a = 0; a < kAngles; ++a) {
-        double x = centre_px.x + rad * ux[a], y = centre_px.y + rad * uy[a];
-        if constexpr (kClamp) x = std::clamp(x, 0.0, w - 1.001), y = std::clamp(y, 0.0, h - 1.001);
-        const int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
-        const float fx = static_cast<float>(x - x0), fy = static_cast<float>(y - y0);
-        const float* p00 = base + y0 * step + 3 * x0;
-        float v[4];
-        if constexpr (kClamp) {
-          const int right = x0 + 1 < w ? 3 : 0;
-          const float* p10 = p00 + (y0 + 1 < h ? step : 0);
-          for (int c = 0; c < kChannels; ++c) {
-            const float top = p00[c] + fx * (p00[c + right] - p00[c]);
-            const float bottom = p10[c] + fx * (p10[c + right] - p10[c]);
-            v[c] = top + fy * (bottom - top);
-          }
-        } else {
-          const cv::v_float32x4 vx = cv::v_setall_f32(fx), vy = cv::v_setall_f32(fy);
-          const cv::v_float32x4 a00 = cv::v_load(p00), a01 = cv::v_load(p00 + 3), a10 = cv::v_load(p00 + step), a11 = cv::v_load(p00 + step + 3);
-          const cv::v_float32x4 top = a00 + vx * (a01 - a00), bottom = a10 + vx * (a11 - a10);
-          cv::v_store(v, top + vy * (bottom - top));
-        }
-        o0[a] = v[0], o1[a] = v[1], o2[a] = v[2];
-        if (check && blocked.at<uchar>(static_cast<int>(y + 0.5), static_cast<int>(x + 0.5))) {
-          (*mask)[static_cast<size_t>(r) * kAngles + a] = 0, any_blocked = true;
-        }
+        const double x = centre_px.x + rad * ux[a], y = centre_px.y + rad * uy[a];
+        nearest[a] = static_cast<int>(y + 0.5) * blocked_step + static_cast<int>(x + 0.5);
+      }
+      for (int a = 0; a < kAngles; ++a) {
+        if (blocked.data[nearest[a]]) (*mask)[static_cast<size_t>(r) * kAngles + a] = 0, any_blocked = true;
       }
     }
   };
   const double reach = (kRings - 0.5) * std::abs(ring_px) + 1;
-  if (centre_px.x - reach >= 0 && centre_px.y - reach >= 0 && centre_px.x + reach <= w - 2 && centre_px.y + reach <= h - 1) {
-    sample_all(std::false_type{});
-  } else {
-    sample_all(std::true_type{});
+  const bool inside = centre_px.x - reach >= 0 && centre_px.y - reach >= 0 && centre_px.x + reach <= w - 2 && centre_px.y + reach <= h - 1;
+  for (int r = 0; r < kRings; ++r) {
+    const double rad = (r + 0.5) * ring_px;
+    float* o0 = o + r * kAngles;
+    float* o1 = o0 + kRings * kAngles;
+    float* o2 = o1 + kRings * kAngles;
+    if (inside) {
+      ring_inside(r, rad, o0, o1, o2);
+    } else {
+      ring_clamped(r, rad, o0, o1, o2);
+    }
   }
   if (mask && !any_blocked) mask->clear();
 }
