@@ -10,6 +10,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "calibration/small_blur.h"
 #include "calibration/token_model_internal.h"
 #include "engine/components.h"
 
@@ -281,7 +282,7 @@ KindTemplate MakeTemplate(const std::string& kind, std::vector<Photo>& photos, c
 cv::Mat MatchLab(const cv::Mat& bgr, double blur_px) {
   // Smoothed, then OpenCV's 8-bit Lab (L 0..255, a and b offset by 128), back to the float ranges.
   cv::Mat smooth, lab8;
-  cv::GaussianBlur(bgr, smooth, cv::Size(), blur_px);
+  SmallGaussianBlur(bgr, smooth, blur_px);
   cv::cvtColor(smooth, lab8, cv::COLOR_BGR2Lab);
   // In one pass through a table of the 256 values each channel can take.
   static const std::array<std::array<float, 256>, 3> kTable = [] {
