@@ -72,22 +72,20 @@ LocalView MakeLocalView(const Rectified& frame, const cv::Mat& reference_bgr, co
     constexpr double kPriorWeight = 6;     // ring pixels' worth
     constexpr double kResidualScale = 10;  // 8-bit units
     const float a0 = glare;
+    double ref_mean = 0;
+    for (const Sample& s : ring) ref_mean += (s.ref[0] + s.ref[1] + s.ref[2]) / 3;
+    ref_mean /= ring.size();
     for (int round = 0; round < 3; ++round) {
       double A[4][4] = {}, b[4] = {};
       for (size_t i = 0; i < ring.size(); ++i) {
         for (int c = 0; c < 3; ++c) {
-          // Row: [.. ref_c at c .., k_c] . x = seen_c
-          double row[4] = {0, 0, 0, k[c]};
-          row[c] = ring[i].ref[c];
-          for (int p = 0; p < 4; ++p) {
-            for (int q = 0; q < 4; ++q) A[p][q] += w[i] * row[p] * row[q];
-            b[p] += w[i] * row[p] * ring[i].seen[c];
-          }
+          // Row: [.. ref_c at c .., k_c] . x = seen_c; only its two non-zero entries add anything.
+          const double ref = ring[i].ref[c], kc = k[c], seen = ring[i].seen[c];
+          A[c][c] += w[i] * ref * ref, A[c][3] += w[i] * ref * kc;
+          A[3][c] += w[i] * kc * ref, A[3][3] += w[i] * kc * kc;
+          b[c] += w[i] * ref * seen, b[3] += w[i] * kc * seen;
         }
       }
-      double ref_mean = 0;
-      for (const Sample& s : ring) ref_mean += (s.ref[0] + s.ref[1] + s.ref[2]) / 3;
-      ref_mean /= ring.size();
       for (int c = 0; c < 3; ++c) {
         const double pw = kPriorWeight * ref_mean * ref_mean;
         A[c][c] += pw;
@@ -122,14 +120,18 @@ LocalView MakeLocalView(const Rectified& frame, const cv::Mat& reference_bgr, co
   // Into the reference's light, then the reference's own glare off (it lies along white: ReferenceGlare).
   const float white = reference_glare_here * 0.57735f;
   for (int c = 0; c < 3; ++c) view.ceiling[c] = std::max(1.0f, (255 - glare * k[c]) / gain[c] - white);
-  cv::Mat patch;
-  frame.bgr(box).convertTo(patch, CV_32FC3);
-  const cv::Scalar offset(glare * k[0], glare * k[1], glare * k[2]);
-  cv::subtract(patch, offset, patch);
-  cv::multiply(patch, cv::Scalar(1.0 / gain[0], 1.0 / gain[1], 1.0 / gain[2]), patch);
-  cv::subtract(patch, cv::Scalar::all(white), patch);
-  cv::Mat patch8;
-  patch.convertTo(patch8, CV_8UC3);
+  // Per channel ((seen - glare) / gain - white), in float, rounded to 8 bits: in one pass the operations (and so
+  // the values) cv::subtract, cv::multiply and convertTo gave in five.
+  float offset[3], scale[3];
+  for (int c = 0; c < 3; ++c) offset[c] = static_cast<float>(glare * k[c]), scale[c] = static_cast<float>(1.0 / gain[c]);
+  cv::Mat patch8(box.size(), CV_8UC3);
+  for (int y = 0; y < box.height; ++y) {
+    const uchar* in = frame.bgr.ptr<uchar>(box.y + y) + 3 * box.x;
+    uchar* out = patch8.ptr<uchar>(y);
+    for (int i = 0; i < 3 * box.width; i += 3) {
+      for (int c = 0; c < 3; ++c) out[i + c] = cv::saturate_cast<uchar>((static_cast<float>(in[i + c]) - offset[c]) * scale[c] - white);
+    }
+  }
   view.lab = calibration::MatchLab(patch8);
   return view;
 }
