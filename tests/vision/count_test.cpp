@@ -120,6 +120,29 @@ TEST_F(CountRegionsTest, AMostlyHiddenPieceThatFitsBadlyIsNotCounted) {
   EXPECT_EQ(pile.regions[plain_].tokens, 2);
 }
 
+// Encampments alone come several to a region: one mostly hidden that fits badly is counted when another is in view
+// (the region still uncertain), not when none is, nor when it fits far too badly. A fortress beside a fortress is
+// not counted (one to a region).
+TEST_F(CountRegionsTest, AMostlyHiddenEncampmentBesideOneInViewIsCounted) {
+  auto piece = [&](const std::string& kind, double visible, double fit) {
+    Instance i = Token(kind, plain_);
+    i.visible = visible;
+    i.fit = fit;
+    return i;
+  };
+  const Observation among = Count({Token("humans", plain_), piece("encampment", 0.95, 2.5), piece("encampment", 0.4, 11.0)});
+  EXPECT_EQ(among.regions[plain_].pieces, (std::map<std::string, int>{{"encampment", 2}}));
+  EXPECT_LT(among.regions[plain_].confidence, 0.55);
+  const Observation alone = Count({Token("humans", plain_), piece("encampment", 0.4, 11.0)});
+  EXPECT_TRUE(alone.regions[plain_].pieces.empty());
+  EXPECT_LT(alone.regions[plain_].confidence, 0.55);
+  const Observation far_off = Count({Token("humans", plain_), piece("encampment", 0.95, 2.5), piece("encampment", 0.4, 20.0)});
+  EXPECT_EQ(far_off.regions[plain_].pieces, (std::map<std::string, int>{{"encampment", 1}}));
+  const Observation forts = Count({Token("humans", plain_), piece("fortress", 0.95, 2.5), piece("fortress", 0.4, 11.0)});
+  EXPECT_EQ(forts.regions[plain_].pieces, (std::map<std::string, int>{{"fortress", 1}}));
+  EXPECT_LT(forts.regions[plain_].confidence, 0.55);
+}
+
 // A piece partly hidden in glare that fits badly may be glare between the tokens: counted, its region uncertain.
 // In view, fitting well, or out of the glare, it is sure.
 TEST_F(CountRegionsTest, APartlyHiddenPieceInGlareThatFitsBadlyLeavesItsRegionUncertain) {
