@@ -15,6 +15,13 @@ Instance Token(const std::string& kind, int region, double confidence = 1.0) {
   return i;
 }
 
+// `i` as partly seen: `visible` of it in view, fitting `fit` times its kind's typical error.
+Instance Seen(Instance i, double visible, double fit) {
+  i.visible = visible;
+  i.fit = fit;
+  return i;
+}
+
 class CountRegionsTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -100,12 +107,7 @@ TEST_F(CountRegionsTest, ATokenNamedOnItsRacesOtherSideCountsForTheRace) {
 // A piece mostly hidden under tokens that fits badly was named from what shows between them: not counted, its
 // region uncertain. One in view, or fitting well, is counted; so is a race token however hidden (a pile).
 TEST_F(CountRegionsTest, AMostlyHiddenPieceThatFitsBadlyIsNotCounted) {
-  auto piece = [&](const std::string& kind, double visible, double fit) {
-    Instance i = Token(kind, plain_);
-    i.visible = visible;
-    i.fit = fit;
-    return i;
-  };
+  auto piece = [&](const std::string& kind, double visible, double fit) { return Seen(Token(kind, plain_), visible, fit); };
   const Observation hidden = Count({Token("trolls", plain_), Token("trolls", plain_), piece("fortress", 0.42, 7.0)});
   EXPECT_TRUE(hidden.regions[plain_].pieces.empty());
   EXPECT_EQ(hidden.regions[plain_].tokens, 2);
@@ -124,12 +126,7 @@ TEST_F(CountRegionsTest, AMostlyHiddenPieceThatFitsBadlyIsNotCounted) {
 // (the region still uncertain), not when none is, nor when it fits far too badly. A fortress beside a fortress is
 // not counted (one to a region).
 TEST_F(CountRegionsTest, AMostlyHiddenEncampmentBesideOneInViewIsCounted) {
-  auto piece = [&](const std::string& kind, double visible, double fit) {
-    Instance i = Token(kind, plain_);
-    i.visible = visible;
-    i.fit = fit;
-    return i;
-  };
+  auto piece = [&](const std::string& kind, double visible, double fit) { return Seen(Token(kind, plain_), visible, fit); };
   const Observation among = Count({Token("humans", plain_), piece("encampment", 0.95, 2.5), piece("encampment", 0.4, 11.0)});
   EXPECT_EQ(among.regions[plain_].pieces, (std::map<std::string, int>{{"encampment", 2}}));
   EXPECT_LT(among.regions[plain_].confidence, 0.55);
