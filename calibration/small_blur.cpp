@@ -1,7 +1,6 @@
 #include "calibration/small_blur.h"
 
 #include <array>
-#include <cmath>
 #include <vector>
 
 #include <opencv2/imgproc.hpp>
@@ -15,23 +14,17 @@ constexpr int kLargestArea = 128 * 128;  // larger images: cv::GaussianBlur is t
 // 256ths, rounded, the remainder on the centre so that they sum to 256; taps of 0 at the ends dropped.
 std::vector<int> Kernel256(double sigma) {
   const int n = cvRound(sigma * 3 * 2 + 1) | 1;
-  std::vector<double> g(n);
-  double sum = 0;
-  for (int i = 0; i < n; ++i) sum += g[i] = std::exp(-(i - n / 2) * (i - n / 2) / (2 * sigma * sigma));
+  const cv::Mat g = cv::getGaussianKernel(n, sigma, CV_64F);
   std::vector<int> k(n);
   int total = 0;
-  for (int i = 0; i < n; ++i) total += k[i] = cvRound(256 * g[i] / sum);
+  for (int i = 0; i < n; ++i) total += k[i] = cvRound(256 * g.at<double>(i));
   k[n / 2] += 256 - total;
   while (k.size() > 1 && k.front() == 0) k.erase(k.begin()), k.pop_back();
   return k;
 }
 
 // Border reflect 101 (OpenCV's default): ... 2 1 | 0 1 2 ... n-1 | n-2 n-3 ...
-int Reflect(int i, int n) {
-  if (n == 1) return 0;
-  while (i < 0 || i >= n) i = i < 0 ? -i : 2 * n - 2 - i;
-  return i;
-}
+int Reflect(int i, int n) { return cv::borderInterpolate(i, n, cv::BORDER_REFLECT_101); }
 
 template <int N>
 void Blur(const cv::Mat& src, cv::Mat& dst, const std::vector<int>& kernel) {
