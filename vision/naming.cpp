@@ -207,6 +207,7 @@ Candidate Finish(const TokenModel& model, const LocalView& view, const cv::Mat& 
   }
   model.ErrorOf(cand.match.kind, cand.samples, cand.match.shift, ctx, &cand.visible);
   cand.naming = std::move(n);
+  cand.clip = view.clip;
   return cand;
 }
 

@@ -301,6 +301,7 @@ struct LocalView {
   cv::Vec3f gain{1, 1, 1};
   float glare = 0;                   // along Rectified::glare_colour, frame units
   cv::Vec3f ceiling{255, 255, 255};  // the brightest value the camera could record there, in reference light
+  cv::Vec3f clip{255, 255, 255};     // ... in the reference photo's own light (its glare not taken off)
   mutable calibration::CappedTemplates capped;  // the templates capped under `ceiling`, made as they are needed
 };
 // `occupied` (optional, CV_8U board pixels): ring pixels to leave out (other tokens). `reference_glare`

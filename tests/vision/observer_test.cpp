@@ -430,7 +430,8 @@ TEST(Observer, AThingOfNoKindLeavesItsRegionUncertain) {
 // Strong glare over the empty board's print (three patches a frame, 8 frames): the glare makes phantom tokens of the
 // print now and then, but never silently: every region read with a race or a piece that is not there is uncertain.
 // The number of such regions is today's (9 before ObserverOptions::max_fit, 10 with it: the phantoms here fit their
-// kinds 20 times their typical error or better), so that a regression fails.
+// kinds 20 times their typical error or better; 7 -> 6 once the empty board is compared clipped as the frame is,
+// instances.cpp BoardSamples), so that a regression fails.
 TEST(Observer, GlarePhantomsAreNeverSilent) {
   Rig rig = MakeRig(5);
   const engine::Board board = datasets::SetupBoard(*rig.table->map);
@@ -465,7 +466,7 @@ TEST(Observer, GlarePhantomsAreNeverSilent) {
   std::printf("glare over the print: %d regions with a race or piece that is not there (%d not flagged), %d uncertain\n", phantoms,
               silent, uncertain);
   EXPECT_EQ(silent, 0);
-  EXPECT_LE(phantoms, 10);
+  EXPECT_LE(phantoms, 6);
 }
 
 // Tokens in full view under a lamp's reflection: the board around them brightened as much as their cut edge stands
