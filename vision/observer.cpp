@@ -205,7 +205,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
 
   // 2. Rectify: board coordinates, the light matched to the reference's.
   t = Clock::now();
-  const Rectified rect = Rectify(frame, frame_pose_, reference_small_, reference_cells_, reference_half_lab_, marker_stickers_);
+  const Rectified rect = Rectify(frame, frame_pose_, reference_small_, reference_cells_, reference_half_lab_, marker_stickers_, reference_board_);
   times_.rectify = Ms(t, Clock::now());
   if (debug_) {
     debug_("0-reference", reference_board_), debug_("1-rectified", rect.bgr), debug_("1-matched", rect.matched);

@@ -431,7 +431,8 @@ TEST(Observer, AThingOfNoKindLeavesItsRegionUncertain) {
 // print now and then, but never silently: every region read with a race or a piece that is not there is uncertain.
 // The number of such regions is today's (9 before ObserverOptions::max_fit, 10 with it: the phantoms here fit their
 // kinds 20 times their typical error or better; 7 -> 6 once the empty board is compared clipped as the frame is,
-// instances.cpp BoardSamples), so that a regression fails.
+// instances.cpp BoardSamples; 5 once a clipped channel agreeing with the board takes its value, rectify.cpp
+// ClippedAsReference), so that a regression fails. So is the number of uncertain regions (34 -> 31 then).
 TEST(Observer, GlarePhantomsAreNeverSilent) {
   Rig rig = MakeRig(5);
   const engine::Board board = datasets::SetupBoard(*rig.table->map);
@@ -466,13 +467,16 @@ TEST(Observer, GlarePhantomsAreNeverSilent) {
   std::printf("glare over the print: %d regions with a race or piece that is not there (%d not flagged), %d uncertain\n", phantoms,
               silent, uncertain);
   EXPECT_EQ(silent, 0);
-  EXPECT_LE(phantoms, 6);
+  EXPECT_LE(phantoms, 5);
+  EXPECT_LE(uncertain, 31);
 }
 
 // Tokens in full view under a lamp's reflection: the board around them brightened as much as their cut edge stands
 // out, so the outlines are found again once the glare is taken off (rectify.cpp, SeedsUnderGlare). The setup board's
 // lost tribes, a wide glare of three strengths over each in turn (27 frames): without that, 17 were found; with it 19;
-// none missed silently.
+// none missed silently. 18 since rectify.cpp ClippedAsReference (one more under the strongest glare named an orcs
+// decline token, flagged; on the accuracy suites that change leaves the errors as they were and 200 fewer regions
+// flagged).
 TEST(Observer, TokensUnderGlareAreFound) {
   Rig rig = MakeRig(5);
   const engine::Board board = datasets::SetupBoard(*rig.table->map);
@@ -502,7 +506,7 @@ TEST(Observer, TokensUnderGlareAreFound) {
   }
   std::printf("lost tribes under glare: %d of %d found\n", found, total);
   EXPECT_EQ(silent, 0);
-  EXPECT_GE(found, 19);
+  EXPECT_GE(found, 18);
 }
 
 }  // namespace
