@@ -239,7 +239,17 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
     float* a = alpha.ptr<float>(y);
     uchar* f = fits.ptr<uchar>(y);
     for (int x = 0; x < d.cols; ++x) {
-      const float al = dv[x].dot(k);
+      // A saturated channel gained less than the glare added: the gain is read from the others when one is not.
+      // (Read from all three, a glare over a yellow field clipped in red and green measured half what it added; the
+      // field, taken back to the reference's light still too bright in blue, stayed foreground with the tokens on
+      // it. On the three accuracy suites, with instances.cpp kWhiteShare: region errors 36, 39 and 47 -> 32, 42
+      // and 42, wrong and not flagged 1, 0 and 0 as before, regions flagged 478, 352 and 332 -> 458, 336 and 324.)
+      float num = 0, den = 0;
+      for (int c = 0; c < 3; ++c) {
+        if (st[x][c] > 0.05f) continue;
+        num += dv[x][c] * k[c], den += k[c] * k[c];
+      }
+      const float al = den > 0.1f ? num / den : dv[x].dot(k);
       float r2 = 0;
       for (int c = 0; c < 3; ++c) {
         float rc = dv[x][c] - al * k[c];
