@@ -103,7 +103,8 @@ constexpr double kBoardPatchHalfMm = 17;  // the empty board clipped as the fram
 constexpr float kDimClip = 100;
 constexpr double kClippedSure = 0.3;
 // So is one with kWhiteShare of the frame within kWhiteReachMm of its centre recorded white (every channel
-// clipped): of the 41 such tokens over the three suites, 2 were named right.
+// clipped): of the 41 such tokens over the three suites (before the glare's gain was read from the unsaturated
+// channels, rectify.cpp FindGlare), 2 were named right.
 constexpr double kWhiteReachMm = 10;
 constexpr double kWhiteShare = 0.5;
 constexpr double kSureOfBoard = 3.0;       // ... nor does one seeded by its outline that fits this many times better
