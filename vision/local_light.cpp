@@ -119,7 +119,10 @@ LocalView MakeLocalView(const Rectified& frame, const cv::Mat& reference_bgr, co
   view.glare = glare;
   // Into the reference's light, then the reference's own glare off (it lies along white: ReferenceGlare).
   const float white = reference_glare_here * 0.57735f;
-  for (int c = 0; c < 3; ++c) view.clip[c] = std::max(1.0f, (255 - glare * k[c]) / gain[c]), view.ceiling[c] = std::max(1.0f, view.clip[c] - white);
+  for (int c = 0; c < 3; ++c) {
+    view.clip[c] = std::max(1.0f, (255 - glare * k[c]) / gain[c]);
+    view.ceiling[c] = std::max(1.0f, view.clip[c] - white);
+  }
   // Per channel ((seen - glare) / gain - white), in float, rounded to 8 bits: in one pass the operations (and so
   // the values) cv::subtract, cv::multiply and convertTo gave in five.
   float offset[3], scale[3];

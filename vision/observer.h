@@ -316,8 +316,9 @@ float FieldValueAt(const cv::Mat& field, cv::Size board_px, cv::Point2d at_px);
 // `reference_small` (LightReference) and `reference_cells` (GlareCells): the empty board, made once.
 // `reference_half_lab`: OutlineLab of the empty board, for the outline seeds; `outline_exclude` (optional, CV_8U
 // board pixels, MarkerStickers): where edges cast no outline votes. `reference_bgr` (optional, the empty board in
-// board pixels): where the camera clipped some of a pixel's channels, `matched` (and so `half_lab`) takes the
-// reference's value in them when it is brighter (what was clipped may be the board itself).
+// board pixels): where the camera clipped some of a pixel's channels and the others agree with the board, `matched`
+// (and so `half_lab`) takes the reference's value in the clipped ones when it is brighter (what was clipped may be
+// the board itself).
 Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& reference_small, const cv::Mat& reference_cells,
                   const cv::Mat& reference_half_lab, const cv::Mat& outline_exclude = cv::Mat(), const cv::Mat& reference_bgr = cv::Mat());
 // The corner markers' printed stickers (the black square and its white frame, calibration::MarkerFrameMm) and 2 mm
