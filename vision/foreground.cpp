@@ -79,9 +79,8 @@ const cv::Size kTextureWindow(kTexturePx, kTexturePx);
 constexpr double kFaintMaxMm2 = 2000;
 constexpr double kCutFaintMaxMm = 40;
 constexpr double kCutFaintMaxMm2 = 900;
-// Blinded where the camera recorded kSaturatedLevel or more in every channel (it saw white) over kBlindShare of
+// Blinded where the camera recorded kClippedAt (observer.h) or more in every channel (it saw white) over kBlindShare of
 // the kBlindWindowMm window around a pixel (half a token's width): nothing can be seen there.
-constexpr int kSaturatedLevel = 250;
 constexpr double kBlindWindowMm = 12;
 constexpr double kBlindShare = 0.6;
 }  // namespace
@@ -224,7 +223,7 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   // was gone without a trace; its symbol's lines were all that was not saturated).
   if (!frame.bgr.empty()) {
     cv::Mat saturated, share;
-    cv::inRange(frame.bgr, cv::Scalar::all(kSaturatedLevel), cv::Scalar::all(255), saturated);
+    cv::inRange(frame.bgr, cv::Scalar::all(kClippedAt), cv::Scalar::all(255), saturated);
     cv::resize(saturated, share, blind.size(), 0, 0, cv::INTER_AREA);
     const int w = cvRound(kBlindWindowMm * ppm);
     cv::boxFilter(share, share, CV_32F, cv::Size(w, w), cv::Point(-1, -1), true, cv::BORDER_REPLICATE);

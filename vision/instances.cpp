@@ -95,7 +95,6 @@ constexpr double kMinVisible = 0.27;
 // token gave it (count.cpp kCrowd flags such crowds). With both: 43, 49 and 50 wrong, 1, 0 and 0 silent. At 6 mm:
 // 45, 52 and 51 wrong, 1, 0 and 2 silent.
 constexpr double kResidualRingMm = 4.0;
-constexpr double kBoardPatchHalfMm = 17;  // the empty board clipped as the frame is: the polar samples (10.5 mm) and the blur
 // A token where the camera could record at most kDimClip in some channel (in the reference's light: under strong
 // glare, with the light gains low) is seen in little more than its symbol's lines: its name is uncertain. Over the
 // three accuracy suites, of the 37 tokens named there with confidence, 10 were wrong (2 on their race's other side);
@@ -194,7 +193,7 @@ std::vector<cv::Point> Seeds(const cv::Mat& mask, double min_depth_mm, double sp
 
 int Area(const cv::Mat& m) { return cv::countNonZero(m); }
 
-// The share of a disc of the frame (as the camera saw it) recorded white: 250 or more in every channel.
+// The share of a disc of the frame (as the camera saw it) recorded white: kClippedAt or more in every channel.
 double WhiteShare(const cv::Mat& bgr, cv::Point2d centre_px, double radius_px) {
   const int r = cvCeil(radius_px), cx = cvRound(centre_px.x), cy = cvRound(centre_px.y);
   int n = 0, white = 0;
@@ -202,7 +201,7 @@ double WhiteShare(const cv::Mat& bgr, cv::Point2d centre_px, double radius_px) {
     const cv::Vec3b* p = bgr.ptr<cv::Vec3b>(y);
     for (int x = std::max(cx - r, 0); x <= std::min(cx + r, bgr.cols - 1); ++x) {
       if ((x - cx) * (x - cx) + (y - cy) * (y - cy) > radius_px * radius_px) continue;
-      ++n, white += p[x][0] >= 250 && p[x][1] >= 250 && p[x][2] >= 250;
+      ++n, white += p[x][0] >= kClippedAt && p[x][1] >= kClippedAt && p[x][2] >= kClippedAt;
     }
   }
   return n ? static_cast<double>(white) / n : 0.0;
@@ -215,20 +214,15 @@ double WhiteShare(const cv::Mat& bgr, cv::Point2d centre_px, double radius_px) {
 // fortresses gone), wrong and not flagged 1, 0 and 0 as before, regions flagged 527, 423 and 432 -> 528, 419 and 423.
 void BoardSamples(const cv::Mat& reference_bgr, const cv::Mat& reference_lab, const Candidate& c, calibration::PolarSamples* out) {
   const calibration::PolarSpec spec;
-  const uchar top[3] = {cv::saturate_cast<uchar>(c.clip[0]), cv::saturate_cast<uchar>(c.clip[1]), cv::saturate_cast<uchar>(c.clip[2])};
+  const cv::Scalar top(cv::saturate_cast<uchar>(c.clip[0]), cv::saturate_cast<uchar>(c.clip[1]), cv::saturate_cast<uchar>(c.clip[2]));
   if (std::min({top[0], top[1], top[2]}) < 255) {
-    const int half = cvCeil(kBoardPatchHalfMm * kPpm);
+    const int half = cvCeil(kLocalPatchHalfMm * kPpm);
     const cv::Rect box = cv::Rect(cvRound(c.centre_px.x) - half, cvRound(c.centre_px.y) - half, 2 * half + 1, 2 * half + 1) &
                          cv::Rect(0, 0, reference_bgr.cols, reference_bgr.rows);
-    cv::Mat patch = reference_bgr(box).clone();
-    bool clipped = false;
-    for (int y = 0; y < patch.rows; ++y) {
-      uchar* p = patch.ptr<uchar>(y);
-      for (int i = 0; i < 3 * patch.cols; ++i) {
-        if (p[i] > top[i % 3]) p[i] = top[i % 3], clipped = true;
-      }
-    }
-    if (clipped) return calibration::SamplePolar(calibration::MatchLab(patch), c.centre_px - cv::Point2d(box.tl()), spec, 0, out);
+    cv::Mat patch;
+    cv::min(reference_bgr(box), top, patch);
+    if (cv::norm(patch, reference_bgr(box), cv::NORM_INF) > 0)  // something was clipped
+      return calibration::SamplePolar(calibration::MatchLab(patch), c.centre_px - cv::Point2d(box.tl()), spec, 0, out);
   }
   calibration::SamplePolar(reference_lab, c.centre_px, spec, 0, out);
 }

@@ -185,7 +185,7 @@ cv::Mat SaturatedCells(const cv::Mat& raw, cv::Size cells) {
         const uchar* p = raw.ptr<uchar>(y);
         for (int cx = 0; cx < cells.width; ++cx, p += 3 * n) {
           int* to = &count[static_cast<size_t>(cx) * 3];
-          for (int x = 0; x < 3 * n; x += 3) to[0] += p[x] >= 250, to[1] += p[x + 1] >= 250, to[2] += p[x + 2] >= 250;
+          for (int x = 0; x < 3 * n; x += 3) to[0] += p[x] >= kClippedAt, to[1] += p[x + 1] >= kClippedAt, to[2] += p[x + 2] >= kClippedAt;
         }
       }
       float* out = sat.ptr<float>(cy);
@@ -194,7 +194,7 @@ cv::Mat SaturatedCells(const cv::Mat& raw, cv::Size cells) {
     return sat;
   }
   cv::Mat full, sat;
-  cv::compare(raw, cv::Scalar::all(250), full, cv::CMP_GE);
+  cv::compare(raw, cv::Scalar::all(kClippedAt), full, cv::CMP_GE);
   full.convertTo(full, CV_32FC3, 1.0 / 255);
   cv::resize(full, sat, cells, 0, 0, cv::INTER_AREA);
   return sat;
@@ -446,7 +446,6 @@ namespace {
 // Observer.TokensUnderGlareAreFound finds 18 of its 27 lost tribes, against 19: one under the strongest glare is
 // named an orcs decline token (flagged), seeded differently.
 void ClippedAsReference(const cv::Mat& raw, const cv::Mat& reference_bgr, const cv::Mat& saturated_cells, cv::Mat& matched) {
-  constexpr uchar kClippedAt = 250;
   constexpr float kAgree = 24;
   constexpr int n = kGlareCellPx;
   for (int cy = 0; cy < saturated_cells.rows; ++cy) {
