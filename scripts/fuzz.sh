@@ -34,9 +34,9 @@ run() {  # one target: its own corpus copy, the seeds, the dictionary
   mkdir -p "$corpus" "$artifacts"
   [ -f "fuzz/dict/$t.dict" ] && dict=(-dict="fuzz/dict/$t.dict")
   # Limits: 2 GiB of memory, 10 s for one input (30 s for observe: the whole pipeline on a frame whose whole board
-  # changed texture, 500 seeds, takes 10 s under the sanitizers on an idle core and 0.4 s in Release; CI, two
-  # targets at once on a slower machine, took 13 s on it before the far starts were bounded); -max_len keeps inputs
-  # near the seeds' size (64 KiB for images).
+  # changed texture, 500 seeds, takes 6 s under the sanitizers on an idle core and 0.5 s in Release; CI, two
+  # targets at once, timed out on it when its namings again were not all bounded, 42 s on an idle core, docs/fuzzing.md);
+  # -max_len keeps inputs near the seeds' size (64 KiB for images).
   local max_len=16384 timeout=10
   case $t in image | observe | crops) max_len=65536 ;; esac
   [ "$t" = observe ] && timeout=30
