@@ -553,5 +553,44 @@ TEST(Observer, LandClippedByGlareIsReadAsEmpty) {
   EXPECT_EQ(uncertain, 0);
 }
 
+
+// Skeletons tokens (cream; their decline side grey) on the largest plain land, in random table light. In one shot
+// the camera clips the cream ground, and a token is read as its grey decline side with confidence 0.65: silent, as a
+// pair of skeletons was on the first accuracy suite. instances.cpp kSideCutMore makes such a reading uncertain: the
+// clip cuts far more of the cream side's template than of the grey's. (Found over 40 random shots of skeletons and
+// of sorcerers, 560 readings: this is the one side misread, and without that rule the one silent error.)
+TEST(Observer, APaleSideTheCameraClipsIsNeverSilentlyItsDarkerSide) {
+  Rig rig = MakeRig(5);
+  engine::Board board = datasets::SetupBoard(*rig.table->map);
+  const std::vector<int> land = LargestPlainLand(*rig.table, board);
+  ASSERT_GE(land.size(), 6u);
+  const std::string id(engine::Info(engine::Race::kSkeletons).id);
+  for (size_t k = 0; k < land.size(); ++k) {
+    board[land[k]].owner = 0, board[land[k]].race = static_cast<int8_t>(engine::Race::kSkeletons);
+    board[land[k]].tokens = 2, board[land[k]].decline = false;
+  }
+  int readings = 0, other_side = 0, silent = 0;
+  for (int i = 23; i < 27; ++i) {
+    datasets::ShotRanges ranges;
+    ranges.max_tilt_deg = 10;
+    datasets::SceneOptions so;
+    so.seed = static_cast<uint64_t>(i);
+    const auto shot = datasets::RandomShot({1920, 1080}, rig.table->layout.board_mm, ranges, static_cast<uint64_t>(500 + i));
+    const Observation o = rig.observer->Observe(datasets::RenderScene(*rig.table, board, so, shot), "pale.jpg");
+    ASSERT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
+    for (const int region : land) {
+      const RegionObservation& r = o.regions[region];
+      ++readings;
+      if (r.race != id || !r.decline) continue;
+      ++other_side;
+      silent += r.confidence >= kUncertainBelow;
+      std::printf("shot %d, region %d: skeletons read as their decline side, confidence %.2f\n", i, region, r.confidence);
+    }
+  }
+  std::printf("pale skeletons in random light: %d readings, %d as the other side (%d not flagged)\n", readings, other_side, silent);
+  EXPECT_GE(other_side, 1) << "the shots no longer show the misread this test is about: pick others";
+  EXPECT_EQ(silent, 0);
+}
+
 }  // namespace
 }  // namespace swref::vision
