@@ -553,7 +553,6 @@ TEST(Observer, LandClippedByGlareIsReadAsEmpty) {
   EXPECT_EQ(uncertain, 0);
 }
 
-
 // Skeletons tokens (cream; their decline side grey) on the largest plain land, in random table light. In one shot
 // the camera clips the cream ground, and a token is read as its grey decline side with confidence 0.65: silent, as a
 // pair of skeletons was on the first accuracy suite. instances.cpp kSideCutMore makes such a reading uncertain: the
