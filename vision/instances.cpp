@@ -242,7 +242,10 @@ void BoardSamples(const cv::Mat& reference_bgr, const cv::Mat& reference_lab, co
   const calibration::PolarSpec spec;
   const cv::Scalar top(cv::saturate_cast<uchar>(c.clip[0]), cv::saturate_cast<uchar>(c.clip[1]), cv::saturate_cast<uchar>(c.clip[2]));
   if (std::min({top[0], top[1], top[2]}) < 255) {
-    const int half = cvCeil(kLocalPatchHalfMm * kPpm);
+    // Only the pixels the samples can depend on: the outermost ring, a pixel for the bilinear sample (and half of
+    // one for the centre's rounding), and the matcher's blur (3 sigma) beyond it. The samples are those of the whole
+    // board's Lab image clipped so, and fewer candidates find something clipped there than in the local view's patch.
+    const int half = cvCeil(spec.radius_mm * kPpm) + 2 + cvCeil(3 * calibration::kMatchBlurPx);
     const cv::Rect box = cv::Rect(cvRound(c.centre_px.x) - half, cvRound(c.centre_px.y) - half, 2 * half + 1, 2 * half + 1) &
                          cv::Rect(0, 0, reference_bgr.cols, reference_bgr.rows);
     cv::Mat patch;
