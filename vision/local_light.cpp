@@ -21,6 +21,7 @@ namespace {
 
 constexpr double kRingInnerMm = 16, kRingOuterMm = 21;  // outside a token (12.5 mm) and its shadow, inside its neighbours' reach
 constexpr int kRingAngles = 48, kRingRadii = 3;
+constexpr double kPatchHalfMm = 17;  // the polar samples (10.5 mm), the centre's refinement, the blur
 constexpr int kMinRingSamples = 40;  // fewer usable ring pixels: the whole board's light is used
 
 }  // namespace
@@ -28,7 +29,7 @@ constexpr int kMinRingSamples = 40;  // fewer usable ring pixels: the whole boar
 LocalView MakeLocalView(const Rectified& frame, const cv::Mat& reference_bgr, const cv::Mat& reference_glare, const cv::Mat& occupied,
                         cv::Point2d centre_px) {
   LocalView view;
-  const int half = cvCeil(kLocalPatchHalfMm * kBoardPxPerMm);
+  const int half = cvCeil(kPatchHalfMm * kBoardPxPerMm);
   const cv::Rect want(cvRound(centre_px.x) - half, cvRound(centre_px.y) - half, 2 * half + 1, 2 * half + 1);
   const cv::Rect box = want & cv::Rect(0, 0, frame.bgr.cols, frame.bgr.rows);
   view.origin = box.tl();

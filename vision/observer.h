@@ -334,9 +334,6 @@ cv::Vec3f CeilingAt(const Rectified& frame, cv::Point2d board_px);
 // that light taken off; `taken` (optional): the light taken off, float BGR.
 inline constexpr int kGlareCellPx = 4;   // glare is judged on cells of this many board pixels (2 mm)
 inline constexpr uchar kClippedAt = 250;  // a channel the camera recorded this bright may have been cut off by it
-// A token's local view (MakeLocalView) reaches this far from its centre: the polar samples (10.5 mm), the centre's
-// refinement, the blur.
-inline constexpr double kLocalPatchHalfMm = 17;
 cv::Mat GlareCells(const cv::Mat& reference_board);
 // The share of each glare cell's pixels where the camera saturated a channel (CV_32FC3, per channel).
 cv::Mat SaturatedCells(const cv::Mat& raw, cv::Size cells);
