@@ -25,7 +25,9 @@ constexpr std::array<engine::Piece, 7> kPieceOrder = {
 
 double Radius(const std::string& kind) { return DesignOf(kind).size_mm / 2; }
 
-// A rendered sprite and its shadow mask, cached by (kind, px_per_mm, rotation step).
+// A rendered sprite and its shadow mask, cached by (kind, px_per_mm, rotation). The rotation is keyed to a hundredth
+// of a degree, as drawn: keyed by its 5° step, a placement off the step (a test's own scene) drew whichever sprite the
+// first caller of that step had cached, so a test's frames depended on the tests run before it in the same process.
 struct Sprite {
   cv::Mat bgra;     // CV_8UC4
   cv::Mat shadow;   // CV_8U, the blurred footprint, same size as bgra plus padding on every side
@@ -35,7 +37,7 @@ struct Sprite {
 const Sprite& CachedSprite(const std::string& kind, double px_per_mm, double rotation_deg) {
   static std::mutex mutex;
   static std::map<std::tuple<std::string, int, int>, Sprite> cache;
-  const auto key = std::make_tuple(kind, cvRound(px_per_mm * 100), cvRound(rotation_deg / kRotationStepDeg));
+  const auto key = std::make_tuple(kind, cvRound(px_per_mm * 100), cvRound(rotation_deg * 100));
   std::lock_guard<std::mutex> lock(mutex);
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
