@@ -301,7 +301,10 @@ bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table
     const double edge_mm = edge_px[i] / px_per_mm;
     // A token at the edge touches it along at most its width (~25 mm); an arm crosses it wide.
     if (edge_mm > (table.watched ? 20 : 45) || area_mm2 > max_area_mm2) {
-      if (why) *why = area_mm2 > max_area_mm2 ? "a large shape over the board" : "something reaches over the board's edge";
+      // A still photo under a weak, wide glare was once read so (docs/vision.md, Weak): the reason says what to do.
+      if (why)
+        *why = area_mm2 > max_area_mm2 ? "a large shape over the board (if nothing is there, a lamp's reflection too wide to see through: move the lamp)"
+                                       : "something reaches over the board's edge";
       return true;
     }
   }

@@ -51,7 +51,7 @@ constexpr CommandInfo kCommands[] = {
     {"calibrate camera", "swref calibrate camera (--chessboard 9x6 | --charuco 5x7 --marker-mm M) --square-mm S IMAGES... --out camera.json", "the camera's lens from photos of a printed chessboard or ChArUco board: RMS, per-photo errors, dropped photos and why"},
     {"setup board", "swref setup board --map 2p (--layout L.json | --points P.json --board-mm WxH) --reference EMPTY.jpg --out SETUP", "register the board in the camera's view of the empty board, check the layout against the map, write the setup folder"},
     {"enroll", "swref enroll --setup SETUP (--crops DIR | --mat FRONT.jpg --flipped BACK.jpg)", "learn what the tokens look like, from crops DIR/<kind>/*.png or photos of the enrollment mat; per-kind quality, look-alikes, off-centre kinds, sides whose outlines disagree"},
-    {"observe", "swref observe --setup SETUP IMAGE... [--debug-dir DIR] [--incremental]", "one Observation JSON line per image: every region's race, side, count (certain or a lower bound), pieces; why a frame is a bad image on stderr"},
+    {"observe", "swref observe --setup SETUP IMAGE... [--debug-dir DIR] [--incremental]", "one Observation JSON line per image: every region's race, side, count (certain or a lower bound), pieces; why a frame is a bad image, shows no board or shows motion on stderr"},
     {"print", "swref print tokens --out FILE.pdf [--paper a4|letter]", "the stand-in token set as a printable PDF at true size (duplex: decline sides on the back)"},
     {"print targets", "swref print markers|charuco|mat --out FILE.pdf [--paper a4|letter]", "the board's corner markers, a ChArUco calibration board, the token enrollment mat, at true scale with instructions"},
     {"dataset suite", "swref dataset suite --out DIR [--scenes 80] [--seed 1]", "the observer's accuracy suite: a synthetic dataset on each of the four maps, set up and enrolled from its own photos, observed and scored (per map and together, against the goals)"},
@@ -210,12 +210,14 @@ int RunDatasetSuite(const core::SuiteOptions& options) {
 }
 
 int RunObserve(const core::ObserveRequest& request) {
-  // The observation on stdout exactly as specified; why a frame was a bad image on stderr, naming the file.
+  // The observation on stdout exactly as specified; why a frame was not read (a bad image, no board, motion) on
+  // stderr, naming the file: the status alone does not say what to do about it.
   auto n = core::ObserveImages(request, [](const vision::Observation& o, const std::string& reason) {
     std::cout << vision::ToJson(o).dump() << std::endl;
-    if (o.status != vision::Status::kBadImage) return;
+    if (o.status == vision::Status::kOk) return;
     const std::string named = o.image + ": ";  // most reasons already start with the file's name
-    std::cerr << "swref: observe: " << o.image << ": bad image: " << (reason.rfind(named, 0) == 0 ? reason.substr(named.size()) : reason) << "\n";
+    const char* what = o.status == vision::Status::kBadImage ? "bad image" : o.status == vision::Status::kNoBoard ? "no board" : "motion";
+    std::cerr << "swref: observe: " << o.image << ": " << what << ": " << (reason.rfind(named, 0) == 0 ? reason.substr(named.size()) : reason) << "\n";
   });
   if (!n) return Fail("observe: " + n.error(), 1);
   return 0;

@@ -149,6 +149,8 @@ check "... and reads the same frame again as it read it" $?
 printf 'not an image' > "$tmp/bad.jpg"
 "$swref" observe --setup "$tmp/setup" "$tmp/bad.jpg" | grep -q '"status":"bad_image"'; check "observe reports a bad image, no crash" $?
 "$swref" observe --setup "$tmp/setup" "$tmp/bad.jpg" 2>&1 >/dev/null | grep -q "^swref: observe: .*bad.jpg: bad image: ."; check "... and says why on stderr" $?
+"$swref" observe --setup "$tmp/setup" "$tmp/ds/mat_front.jpg" 2> "$tmp/err.txt" | grep -q '"status":"no_board"'; check "observe reports a photo without the board as no_board" $?
+grep -q "^swref: observe: .*mat_front.jpg: no board: ." "$tmp/err.txt"; check "... and says why on stderr" $?
 "$swref" observe --setup "$tmp/setup" --debug-dir "$tmp/dbg" "$tmp/ds/images/s00000.jpg" > /dev/null && test -s "$tmp/dbg/s00000/times.json" && test -s "$tmp/dbg/s00000/1-rectified.png"
 check "observe --debug-dir writes each stage's picture and times" $?
 mkdir -p "$tmp/dbg2/s00000/times.json"  # a folder where the file should go: the write fails
