@@ -224,11 +224,6 @@ std::vector<cv::Point> Seeds(const cv::Mat& mask, double min_depth_mm, double sp
 
 int Area(const cv::Mat& m) { return cv::countNonZero(m); }
 
-// A match no other kind and not the empty board come near (kDistinctError).
-bool Distinct(const calibration::TokenMatch& m, double board_error) {
-  return m.error <= kDistinctError && board_error >= kDistinctBoard * m.error && m.runner_up_error >= kDistinctRunnerUp * m.error;
-}
-
 // The share of a kind's template (by its lightness weights) brighter than `clip` in some channel.
 double ClippedShare(const calibration::KindTemplate& kind, const cv::Vec3f& clip) {
   constexpr size_t n = static_cast<size_t>(calibration::kRings) * calibration::kAngles;
@@ -278,6 +273,10 @@ void BoardSamples(const cv::Mat& reference_bgr, const cv::Mat& reference_lab, co
 }
 
 }  // namespace
+
+bool DistinctMatch(double error, double board_error, double runner_up_error) {
+  return error > 0 && error <= kDistinctError && board_error >= kDistinctBoard * error && runner_up_error >= kDistinctRunnerUp * error;
+}
 
 cv::Rect FootprintBox(const calibration::KindTemplate& kind, cv::Point2d centre_mm, cv::Size canvas) {
   const int half = kind.footprint.cols / 2;
@@ -390,7 +389,7 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
       if (fresh >= kLoneFresh * own) doubtful(box) |= mine(box) & ~explained(box);
       return false;
     }
-    if (c.match.fit > options.max_fit && !Distinct(c.match, board_error)) {
+    if (c.match.fit > options.max_fit && !DistinctMatch(c.match.error, board_error, c.match.runner_up_error)) {
       doubtful(box) |= mine(box) & ~explained(box);
       return false;
     }

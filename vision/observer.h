@@ -70,6 +70,10 @@ struct Instance {
   double wall_expected_mm = 0;       // ... for a single token there
 };
 
+// A match that no other kind and not the empty board come near, however badly it fits its own kind (instances.cpp
+// kDistinctError): such a piece is that piece even partly hidden.
+bool DistinctMatch(double error, double board_error, double runner_up_error);
+
 // A race token that may be a stack, where it lay (KeepStackDoubts, step 6b).
 struct PossibleStack {
   std::string kind;
