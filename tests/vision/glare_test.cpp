@@ -1,0 +1,186 @@
+// The observer under a lamp's reflection (vision/rectify.cpp FindGlare, instances.cpp): phantoms never silent,
+// tokens found under it, land clipped by it read as empty, a pale side clipped never silently its darker side.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include <opencv2/imgproc.hpp>
+
+#include "tests/vision/rig.h"
+
+#include "calibration/layout.h"
+#include "datasets/dataset.h"
+#include "vision/observer.h"
+
+namespace swref::vision {
+namespace {
+
+using test::LargestPlainLand;
+using test::MakeRig;
+using test::Rig;
+
+// Strong glare over the empty board's print (three patches a frame, 8 frames): the glare makes phantom tokens of the
+// print now and then, but never silently: every region read with a race or a piece that is not there is uncertain.
+// The number of such regions is today's (9 before ObserverOptions::max_fit, 10 with it: the phantoms here fit their
+// kinds 20 times their typical error or better; 7 -> 6 once the empty board is compared clipped as the frame is,
+// instances.cpp BoardSamples; 5 once a clipped channel agreeing with the board takes its value, rectify.cpp
+// ClippedAsReference), so that a regression fails. So is the number of uncertain regions (34 -> 31
+// then, 29 once a saturated channel no longer lowers the glare's measure, rectify.cpp FindGlare).
+TEST(Observer, GlarePhantomsAreNeverSilent) {
+  Rig rig = MakeRig(5);
+  const engine::Board board = datasets::SetupBoard(*rig.table->map);
+  const Observation truth = FromBoard(board);
+  int phantoms = 0, silent = 0, uncertain = 0;
+  for (int i = 0; i < 8; ++i) {
+    auto shot = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
+    cv::RNG rng(static_cast<uint64_t>(40 + i));
+    for (int g = 0; g < 3; ++g) {
+      datasets::Glare glare;
+      glare.centre = {rng.uniform(500.0, 1420.0), rng.uniform(250.0, 830.0)};
+      glare.axes = {rng.uniform(60.0, 160.0), rng.uniform(40.0, 110.0)};
+      glare.angle_deg = rng.uniform(0.0, 180.0);
+      glare.strength = rng.uniform(0.5, 0.9);
+      shot.light.glare.push_back(glare);
+    }
+    datasets::SceneOptions so;
+    const Observation o = rig.observer->Observe(datasets::RenderScene(*rig.table, board, so, shot), "glare.jpg");
+    if (o.status != Status::kOk) continue;
+    for (const RegionObservation& r : o.regions) {
+      const RegionObservation& t = truth.regions[r.id];
+      const bool phantom = (r.race && !t.race) || r.pieces != t.pieces;
+      phantoms += phantom;
+      silent += phantom && r.confidence >= kUncertainBelow;
+      uncertain += r.confidence < kUncertainBelow;
+      if (phantom) {
+        std::printf("frame %d, region %d: %s, %zu pieces, confidence %.2f\n", i, r.id, r.race.value_or("-").c_str(), r.pieces.size(),
+                    r.confidence);
+      }
+    }
+  }
+  std::printf("glare over the print: %d regions with a race or piece that is not there (%d not flagged), %d uncertain\n", phantoms,
+              silent, uncertain);
+  EXPECT_EQ(silent, 0);
+  EXPECT_LE(phantoms, 5);
+  EXPECT_LE(uncertain, 29);
+}
+
+// `board` photographed as in `plain` with one glare patch (`axes` in frame pixels) centred over `centre_mm`.
+Observation ObserveUnderGlare(Rig& rig, const engine::Board& board, const datasets::CameraShot& plain, cv::Point2d centre_mm,
+                              cv::Size2d axes, double strength) {
+  auto shot = plain;
+  datasets::Glare glare;
+  glare.centre = datasets::ProjectBoardPoints(shot, rig.table->layout.board_mm, {centre_mm}).front();
+  glare.axes = axes;
+  glare.strength = strength;
+  shot.light.glare.push_back(glare);
+  return rig.observer->Observe(datasets::RenderScene(*rig.table, board, datasets::SceneOptions{}, shot), "glare.jpg");
+}
+
+// Tokens in full view under a lamp's reflection: the board around them brightened as much as their cut edge stands
+// out, so the outlines are found again once the glare is taken off (rectify.cpp, SeedsUnderGlare). The setup board's
+// lost tribes, a wide glare of three strengths over each in turn (27 frames): without that, 17 were found; with it 19;
+// none missed silently. 18 since rectify.cpp ClippedAsReference (one more under the strongest glare named an orcs
+// decline token, flagged; on the accuracy suites that change leaves the errors as they were and 200 fewer regions
+// flagged).
+TEST(Observer, TokensUnderGlareAreFound) {
+  Rig rig = MakeRig(5);
+  const engine::Board board = datasets::SetupBoard(*rig.table->map);
+  datasets::SceneOptions so;
+  datasets::Scene scene;
+  const auto plain = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
+  datasets::RenderScene(*rig.table, board, so, plain, &scene);
+  int found = 0, total = 0, silent = 0;
+  for (const double strength : {0.5, 0.55, 0.6}) {
+    for (const datasets::Placement& token : scene.placements) {
+      if (token.kind != "lost_tribe") continue;
+      const Observation o = ObserveUnderGlare(rig, board, plain, token.centre_mm, {180, 126}, strength);
+      ASSERT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
+      const RegionObservation& r = o.regions[token.region];
+      ++total;
+      found += r.lost_tribe == 1;
+      silent += r.lost_tribe != 1 && r.confidence >= kUncertainBelow;
+      if (r.lost_tribe != 1)
+        std::printf("glare %.2f, region %d: no lost tribe seen, confidence %.2f\n", strength, token.region, r.confidence);
+    }
+  }
+  std::printf("lost tribes under glare: %d of %d found\n", found, total);
+  EXPECT_EQ(silent, 0);
+  EXPECT_GE(found, 18);
+}
+
+// A lamp's reflection over the empty board clips the camera's brightest channels there (red and green over the
+// yellow farmland and the hills); taken back to the reference's light those read darker than the board, and the
+// whole field came out as foreground no token explains, its region uncertain. Each plain land region in turn under
+// such a glare (two strengths, short of blinding the camera): before rectify.cpp ClippedAsReference and FindGlare
+// reading the glare's gain from the channels that did not saturate, 6 of the 14 readings were uncertain (2 at the
+// weaker glare, 4 at the stronger); now none, and every region is read empty. (At 0.5 the hill 4 shows a phantom
+// sorcerers token, flagged: GlarePhantomsAreNeverSilent covers such strong glare.)
+TEST(Observer, LandClippedByGlareIsReadAsEmpty) {
+  Rig rig = MakeRig(5);
+  const engine::Board board = datasets::SetupBoard(*rig.table->map);
+  const Observation truth = FromBoard(board);
+  const cv::Mat labels = calibration::RasterizeLayout(rig.table->layout, 1.0);
+  const auto plain = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
+  int readings = 0, uncertain = 0, wrong = 0;
+  for (const double strength : {0.3, 0.4}) {
+    for (const engine::Region& region : rig.table->map->regions) {
+      const engine::RegionState& s = board[region.id];
+      if (region.IsWater() || s.mountain || s.lost_tribe) continue;
+      const cv::Moments m = cv::moments(labels == region.id, true);
+      if (m.m00 < 1500) continue;  // mm²: wide enough to hold the glare's core
+      const Observation o = ObserveUnderGlare(rig, board, plain, cv::Point2d(m.m10 / m.m00, m.m01 / m.m00), {110, 80}, strength);
+      ASSERT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
+      const RegionObservation& r = o.regions[region.id];
+      ++readings;
+      uncertain += r.confidence < kUncertainBelow;
+      wrong += r.race != truth.regions[region.id].race || r.pieces != truth.regions[region.id].pieces;
+      if (r.confidence < kUncertainBelow || r.race)
+        std::printf("glare %.1f, region %d: %s, confidence %.2f\n", strength, region.id, r.race.value_or("empty").c_str(), r.confidence);
+    }
+  }
+  std::printf("plain land under glare: %d readings, %d uncertain, %d wrong\n", readings, uncertain, wrong);
+  ASSERT_GE(readings, 10);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(uncertain, 0);
+}
+
+// Skeletons tokens (cream; their decline side grey) on the largest plain land, in random table light. In one shot
+// the camera clips the cream ground, and a token is read as its grey decline side with confidence 0.65: silent, as a
+// pair of skeletons was on the first accuracy suite. instances.cpp kSideCutMore makes such a reading uncertain: the
+// clip cuts far more of the cream side's template than of the grey's. (Found over 40 random shots of skeletons and
+// of sorcerers, 560 readings: this is the one side misread, and without that rule the one silent error.)
+TEST(Observer, APaleSideTheCameraClipsIsNeverSilentlyItsDarkerSide) {
+  Rig rig = MakeRig(5);
+  engine::Board board = datasets::SetupBoard(*rig.table->map);
+  const std::vector<int> land = LargestPlainLand(*rig.table, board);
+  ASSERT_GE(land.size(), 6u);
+  const std::string id(engine::Info(engine::Race::kSkeletons).id);
+  for (size_t k = 0; k < land.size(); ++k) {
+    board[land[k]].owner = 0, board[land[k]].race = static_cast<int8_t>(engine::Race::kSkeletons);
+    board[land[k]].tokens = 2, board[land[k]].decline = false;
+  }
+  int readings = 0, other_side = 0, silent = 0;
+  for (int i = 23; i < 27; ++i) {
+    datasets::ShotRanges ranges;
+    ranges.max_tilt_deg = 10;
+    datasets::SceneOptions so;
+    so.seed = static_cast<uint64_t>(i);
+    const auto shot = datasets::RandomShot({1920, 1080}, rig.table->layout.board_mm, ranges, static_cast<uint64_t>(500 + i));
+    const Observation o = rig.observer->Observe(datasets::RenderScene(*rig.table, board, so, shot), "pale.jpg");
+    ASSERT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
+    for (const int region : land) {
+      const RegionObservation& r = o.regions[region];
+      ++readings;
+      if (r.race != id || !r.decline) continue;
+      ++other_side;
+      silent += r.confidence >= kUncertainBelow;
+      std::printf("shot %d, region %d: skeletons read as their decline side, confidence %.2f\n", i, region, r.confidence);
+    }
+  }
+  std::printf("pale skeletons in random light: %d readings, %d as the other side (%d not flagged)\n", readings, other_side, silent);
+  EXPECT_GE(other_side, 1) << "the shots no longer show the misread this test is about: pick others";
+  EXPECT_EQ(silent, 0);
+}
+
+}  // namespace
+}  // namespace swref::vision
