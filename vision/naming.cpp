@@ -208,6 +208,7 @@ Candidate Finish(const TokenModel& model, const LocalView& view, const cv::Mat& 
   model.ErrorOf(cand.match.kind, cand.samples, cand.match.shift, ctx, &cand.visible);
   cand.naming = std::move(n);
   cand.clip = view.clip;
+  cand.gain = view.gain;
   return cand;
 }
 

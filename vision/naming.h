@@ -32,6 +32,7 @@ struct Candidate {
   float outline_votes = 0;          // > 0: seeded by its outline (OutlineSeeds), which may show no foreground
   Naming naming;                    // how it was named (Fit)
   cv::Vec3f clip{255, 255, 255};    // the brightest reference value the camera could record there (LocalView::clip)
+  cv::Vec3f gain{1, 1, 1};          // the light there (LocalView::gain)
 };
 
 // Names a seed: the kinds that fit it best there each get their centre refined, and the best after that wins.

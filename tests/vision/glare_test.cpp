@@ -9,6 +9,7 @@
 #include "tests/vision/rig.h"
 
 #include "calibration/layout.h"
+#include "datasets/board_art.h"
 #include "datasets/dataset.h"
 #include "vision/observer.h"
 
@@ -24,8 +25,9 @@ using test::Rig;
 // The number of such regions is today's (9 before ObserverOptions::max_fit, 10 with it: the phantoms here fit their
 // kinds 20 times their typical error or better; 7 -> 6 once the empty board is compared clipped as the frame is,
 // instances.cpp BoardSamples; 5 once a clipped channel agreeing with the board takes its value, rectify.cpp
-// ClippedAsReference), so that a regression fails. So is the number of uncertain regions (34 -> 31
-// then, 29 once a saturated channel no longer lowers the glare's measure, rectify.cpp FindGlare).
+// ClippedAsReference; 2 once a candidate is compared with the board under more glare, instances.cpp
+// WashedBoardError), so that a regression fails. So is the number of uncertain regions (34 -> 31 then, 29 once a
+// saturated channel no longer lowers the glare's measure, rectify.cpp FindGlare; 28 with WashedBoardError).
 TEST(Observer, GlarePhantomsAreNeverSilent) {
   Rig rig = MakeRig(5);
   const engine::Board board = datasets::SetupBoard(*rig.table->map);
@@ -60,8 +62,8 @@ TEST(Observer, GlarePhantomsAreNeverSilent) {
   std::printf("glare over the print: %d regions with a race or piece that is not there (%d not flagged), %d uncertain\n", phantoms,
               silent, uncertain);
   EXPECT_EQ(silent, 0);
-  EXPECT_LE(phantoms, 5);
-  EXPECT_LE(uncertain, 29);
+  EXPECT_LE(phantoms, 2);
+  EXPECT_LE(uncertain, 28);
 }
 
 // `board` photographed as in `plain` with one glare patch (`axes` in frame pixels) centred over `centre_mm`.
@@ -106,6 +108,42 @@ TEST(Observer, TokensUnderGlareAreFound) {
   std::printf("lost tribes under glare: %d of %d found\n", found, total);
   EXPECT_EQ(silent, 0);
   EXPECT_GE(found, 18);
+}
+
+// A lamp's reflection over a printed symbol (a magic source's purple star, a mine, a cavern): the ring of board
+// around it (instances.cpp, local_light.cpp) measures less glare than the symbol took, the symbol is left washed out
+// and pale, and a pale token fitted it better than the board did (the second and third accuracy suites' phantom
+// sorcerers tokens). instances.cpp WashedBoardError compares such a candidate with the board under more glare too.
+// Each of the 21 symbols of the setup board (its lost tribes taken off) under a glare of two strengths: without that
+// test 3 of the 42 readings showed a token that is not there (flagged), with it none. (A smaller, sharper glare, 70
+// frame pixels across at 0.6 and 0.8, blinds the camera over the symbol: 18 phantoms, 17 with the test, all flagged.)
+TEST(Observer, SymbolsWashedOutByGlareAreNotTokens) {
+  Rig rig = MakeRig(5);
+  engine::Board board = datasets::SetupBoard(*rig.table->map);
+  for (engine::RegionState& s : board) s.lost_tribe = 0;  // every symbol in view
+  const Observation truth = FromBoard(board);
+  const auto spots = datasets::SymbolSpots(*rig.table->map, rig.table->layout);
+  const auto plain = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
+  int readings = 0, phantoms = 0, silent = 0;
+  for (const double strength : {0.5, 0.7}) {
+    for (const engine::Region& region : rig.table->map->regions) {
+      for (const cv::Point2d& spot : spots[region.id]) {
+        const Observation o = ObserveUnderGlare(rig, board, plain, spot, {140, 105}, strength);
+        ASSERT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
+        const RegionObservation& r = o.regions[region.id];
+        const bool phantom = r.race != truth.regions[region.id].race || r.pieces != truth.regions[region.id].pieces;
+        ++readings;
+        phantoms += phantom;
+        silent += phantom && r.confidence >= kUncertainBelow;
+        if (phantom)
+          std::printf("glare %.2f, region %d: %s, confidence %.2f\n", strength, region.id, r.race.value_or("-").c_str(), r.confidence);
+      }
+    }
+  }
+  std::printf("symbols under glare: %d readings, %d with a token that is not there (%d not flagged)\n", readings, phantoms, silent);
+  ASSERT_GE(readings, 20);
+  EXPECT_EQ(silent, 0);
+  EXPECT_LE(phantoms, 1);
 }
 
 // A lamp's reflection over the empty board clips the camera's brightest channels there (red and green over the
