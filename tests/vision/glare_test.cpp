@@ -1,8 +1,11 @@
 // The observer under a lamp's reflection (vision/rectify.cpp FindGlare, instances.cpp): phantoms never silent,
-// tokens found under it, land clipped by it read as empty, a pale side clipped never silently its darker side.
+// tokens found under it, printed symbols washed out by it not tokens, land clipped by it read as empty, a pale side
+// clipped never silently its darker side.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <initializer_list>
+#include <vector>
 
 #include <opencv2/imgproc.hpp>
 
@@ -66,16 +69,36 @@ TEST(Observer, GlarePhantomsAreNeverSilent) {
   EXPECT_LE(uncertain, 28);
 }
 
-// `board` photographed as in `plain` with one glare patch (`axes` in frame pixels) centred over `centre_mm`.
-Observation ObserveUnderGlare(Rig& rig, const engine::Board& board, const datasets::CameraShot& plain, cv::Point2d centre_mm,
-                              cv::Size2d axes, double strength) {
-  auto shot = plain;
-  datasets::Glare glare;
-  glare.centre = datasets::ProjectBoardPoints(shot, rig.table->layout.board_mm, {centre_mm}).front();
-  glare.axes = axes;
-  glare.strength = strength;
-  shot.light.glare.push_back(glare);
-  return rig.observer->Observe(datasets::RenderScene(*rig.table, board, datasets::SceneOptions{}, shot), "glare.jpg");
+// A spot of the board: a region and a point in it (board mm).
+struct Spot {
+  int region;
+  cv::Point2d centre_mm;
+};
+
+// The region of each spot as read with `board` photographed from straight above under one glare patch (`axes` in
+// frame pixels) centred over the spot, at each strength in turn (strength first).
+struct GlareReading {
+  double strength;
+  RegionObservation region;
+};
+std::vector<GlareReading> ReadUnderGlare(Rig& rig, const engine::Board& board, const std::vector<Spot>& spots, cv::Size2d axes,
+                                         std::initializer_list<double> strengths) {
+  const auto plain = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
+  std::vector<GlareReading> out;
+  for (const double strength : strengths) {
+    for (const Spot& spot : spots) {
+      auto shot = plain;
+      datasets::Glare glare;
+      glare.centre = datasets::ProjectBoardPoints(shot, rig.table->layout.board_mm, {spot.centre_mm}).front();
+      glare.axes = axes;
+      glare.strength = strength;
+      shot.light.glare.push_back(glare);
+      const Observation o = rig.observer->Observe(datasets::RenderScene(*rig.table, board, datasets::SceneOptions{}, shot), "glare.jpg");
+      EXPECT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
+      if (o.status == Status::kOk) out.push_back({strength, o.regions[spot.region]});
+    }
+  }
+  return out;
 }
 
 // Tokens in full view under a lamp's reflection: the board around them brightened as much as their cut edge stands
@@ -87,25 +110,21 @@ Observation ObserveUnderGlare(Rig& rig, const engine::Board& board, const datase
 TEST(Observer, TokensUnderGlareAreFound) {
   Rig rig = MakeRig(5);
   const engine::Board board = datasets::SetupBoard(*rig.table->map);
-  datasets::SceneOptions so;
   datasets::Scene scene;
-  const auto plain = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
-  datasets::RenderScene(*rig.table, board, so, plain, &scene);
-  int found = 0, total = 0, silent = 0;
-  for (const double strength : {0.5, 0.55, 0.6}) {
-    for (const datasets::Placement& token : scene.placements) {
-      if (token.kind != "lost_tribe") continue;
-      const Observation o = ObserveUnderGlare(rig, board, plain, token.centre_mm, {180, 126}, strength);
-      ASSERT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
-      const RegionObservation& r = o.regions[token.region];
-      ++total;
-      found += r.lost_tribe == 1;
-      silent += r.lost_tribe != 1 && r.confidence >= kUncertainBelow;
-      if (r.lost_tribe != 1)
-        std::printf("glare %.2f, region %d: no lost tribe seen, confidence %.2f\n", strength, token.region, r.confidence);
-    }
+  datasets::RenderScene(*rig.table, board, datasets::SceneOptions{}, datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85),
+                        &scene);
+  std::vector<Spot> lost_tribes;
+  for (const datasets::Placement& token : scene.placements)
+    if (token.kind == "lost_tribe") lost_tribes.push_back({token.region, token.centre_mm});
+  int found = 0, silent = 0;
+  const auto readings = ReadUnderGlare(rig, board, lost_tribes, {180, 126}, {0.5, 0.55, 0.6});
+  for (const auto& [strength, r] : readings) {
+    found += r.lost_tribe == 1;
+    silent += r.lost_tribe != 1 && r.confidence >= kUncertainBelow;
+    if (r.lost_tribe != 1) std::printf("glare %.2f, region %d: no lost tribe seen, confidence %.2f\n", strength, r.id, r.confidence);
   }
-  std::printf("lost tribes under glare: %d of %d found\n", found, total);
+  std::printf("lost tribes under glare: %d of %zu found\n", found, readings.size());
+  EXPECT_EQ(readings.size(), 3 * lost_tribes.size());
   EXPECT_EQ(silent, 0);
   EXPECT_GE(found, 18);
 }
@@ -122,26 +141,20 @@ TEST(Observer, SymbolsWashedOutByGlareAreNotTokens) {
   engine::Board board = datasets::SetupBoard(*rig.table->map);
   for (engine::RegionState& s : board) s.lost_tribe = 0;  // every symbol in view
   const Observation truth = FromBoard(board);
+  std::vector<Spot> symbols;
   const auto spots = datasets::SymbolSpots(*rig.table->map, rig.table->layout);
-  const auto plain = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
-  int readings = 0, phantoms = 0, silent = 0;
-  for (const double strength : {0.5, 0.7}) {
-    for (const engine::Region& region : rig.table->map->regions) {
-      for (const cv::Point2d& spot : spots[region.id]) {
-        const Observation o = ObserveUnderGlare(rig, board, plain, spot, {140, 105}, strength);
-        ASSERT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
-        const RegionObservation& r = o.regions[region.id];
-        const bool phantom = r.race != truth.regions[region.id].race || r.pieces != truth.regions[region.id].pieces;
-        ++readings;
-        phantoms += phantom;
-        silent += phantom && r.confidence >= kUncertainBelow;
-        if (phantom)
-          std::printf("glare %.2f, region %d: %s, confidence %.2f\n", strength, region.id, r.race.value_or("-").c_str(), r.confidence);
-      }
-    }
+  for (size_t region = 0; region < spots.size(); ++region)
+    for (const cv::Point2d& at : spots[region]) symbols.push_back({static_cast<int>(region), at});
+  int phantoms = 0, silent = 0;
+  const auto readings = ReadUnderGlare(rig, board, symbols, {140, 105}, {0.5, 0.7});
+  for (const auto& [strength, r] : readings) {
+    const bool phantom = r.race != truth.regions[r.id].race || r.pieces != truth.regions[r.id].pieces;
+    phantoms += phantom;
+    silent += phantom && r.confidence >= kUncertainBelow;
+    if (phantom) std::printf("glare %.2f, region %d: %s, confidence %.2f\n", strength, r.id, r.race.value_or("-").c_str(), r.confidence);
   }
-  std::printf("symbols under glare: %d readings, %d with a token that is not there (%d not flagged)\n", readings, phantoms, silent);
-  ASSERT_GE(readings, 20);
+  std::printf("symbols under glare: %zu readings, %d with a token that is not there (%d not flagged)\n", readings.size(), phantoms, silent);
+  ASSERT_GE(readings.size(), 20u);
   EXPECT_EQ(silent, 0);
   EXPECT_LE(phantoms, 1);
 }
@@ -158,26 +171,23 @@ TEST(Observer, LandClippedByGlareIsReadAsEmpty) {
   const engine::Board board = datasets::SetupBoard(*rig.table->map);
   const Observation truth = FromBoard(board);
   const cv::Mat labels = calibration::RasterizeLayout(rig.table->layout, 1.0);
-  const auto plain = datasets::OverheadShot({1920, 1080}, rig.table->layout.board_mm, 0.85);
-  int readings = 0, uncertain = 0, wrong = 0;
-  for (const double strength : {0.3, 0.4}) {
-    for (const engine::Region& region : rig.table->map->regions) {
-      const engine::RegionState& s = board[region.id];
-      if (region.IsWater() || s.mountain || s.lost_tribe) continue;
-      const cv::Moments m = cv::moments(labels == region.id, true);
-      if (m.m00 < 1500) continue;  // mm²: wide enough to hold the glare's core
-      const Observation o = ObserveUnderGlare(rig, board, plain, cv::Point2d(m.m10 / m.m00, m.m01 / m.m00), {110, 80}, strength);
-      ASSERT_EQ(o.status, Status::kOk) << rig.observer->last_reason();
-      const RegionObservation& r = o.regions[region.id];
-      ++readings;
-      uncertain += r.confidence < kUncertainBelow;
-      wrong += r.race != truth.regions[region.id].race || r.pieces != truth.regions[region.id].pieces;
-      if (r.confidence < kUncertainBelow || r.race)
-        std::printf("glare %.1f, region %d: %s, confidence %.2f\n", strength, region.id, r.race.value_or("empty").c_str(), r.confidence);
-    }
+  std::vector<Spot> middles;
+  for (const engine::Region& region : rig.table->map->regions) {
+    const engine::RegionState& s = board[region.id];
+    if (region.IsWater() || s.mountain || s.lost_tribe) continue;
+    const cv::Moments m = cv::moments(labels == region.id, true);
+    if (m.m00 >= 1500) middles.push_back({region.id, cv::Point2d(m.m10 / m.m00, m.m01 / m.m00)});  // mm²: holds the glare's core
   }
-  std::printf("plain land under glare: %d readings, %d uncertain, %d wrong\n", readings, uncertain, wrong);
-  ASSERT_GE(readings, 10);
+  int uncertain = 0, wrong = 0;
+  const auto readings = ReadUnderGlare(rig, board, middles, {110, 80}, {0.3, 0.4});
+  for (const auto& [strength, r] : readings) {
+    uncertain += r.confidence < kUncertainBelow;
+    wrong += r.race != truth.regions[r.id].race || r.pieces != truth.regions[r.id].pieces;
+    if (r.confidence < kUncertainBelow || r.race)
+      std::printf("glare %.1f, region %d: %s, confidence %.2f\n", strength, r.id, r.race.value_or("empty").c_str(), r.confidence);
+  }
+  std::printf("plain land under glare: %zu readings, %d uncertain, %d wrong\n", readings.size(), uncertain, wrong);
+  ASSERT_GE(readings.size(), 10u);
   EXPECT_EQ(wrong, 0);
   EXPECT_EQ(uncertain, 0);
 }
