@@ -114,14 +114,17 @@ constexpr double kClippedSure = 0.3;
 // channels, rectify.cpp FindGlare), 2 were named right.
 constexpr double kWhiteReachMm = 10;
 constexpr double kWhiteShare = 0.5;
-// A candidate with glare (Foreground::glare) within kGlareNearMm is also compared with the board under more glare than
-// its ring measured (WashedBoardError), and not taken when that fits as well as its kind. The ring lies 16-21 mm out,
-// a lamp's reflection peaks within a few centimetres: a printed symbol under the peak (a magic source's purple star)
-// was left washed out, and a pale token (sorcerers) fitted it better than the board. Of the 3,189 tokens the three
-// accuracy suites took near glare (matched to the truth), the test drops 55, all phantoms (at 1.25 times the token's
-// error 71 and 9 real tokens of another kind; at 2 times 76, 14, and 7 of the kind there). Region errors 31, 41 and 37
-// -> 30, 35 and 34 (2 times: 32, 36, 36), none silent, flagged 480, 358, 330 -> 481, 358, 330.
+// A candidate near glare (Foreground::glare within kGlareNearMm) or that the board alone fits within
+// kWashedBoardReach times its kind's error is also compared with the board under more glare than its ring measured
+// (WashedBoardError), and not taken when that fits as well as its kind. The ring lies 16-21 mm out, a lamp's
+// reflection peaks within a few centimetres: a printed symbol under the peak (a magic source's purple star) was left
+// washed out, and a pale token (sorcerers) fitted it better than the board. Of the 3,189 tokens the three accuracy
+// suites took near glare (matched to the truth), the test drops 55, all phantoms (at 1.25 times the token's error 71
+// and 9 real tokens of another kind; at 2 times 76, 14, and 7 of the kind there). Region errors 31, 41, 37 -> 30, 35,
+// 34 near glare, 28, 35, 33 with the board's reach (glare the foreground did not mark: a washed-out field, a patch's
+// rim; at 15 or 30, or every candidate tested at 8 % more time, the same), none silent, flagged 481, 358, 330.
 constexpr double kGlareNearMm = 10;
+constexpr double kWashedBoardReach = 8;
 // A race token whose other side the camera's clip cuts (calibration::KindTemplate::mean_bgr over Candidate::clip in
 // some channel) in at least kSideCutMore more of its template's weight than its own is uncertain of its side when
 // named with confidence under kSideCutSure: in a light bright enough to clip, a pale side loses the colour that tells
@@ -258,53 +261,6 @@ double WhiteShare(const cv::Mat& bgr, cv::Point2d centre_px, double radius_px) {
   return n ? static_cast<double>(white) / n : 0.0;
 }
 
-// The empty board's samples at a candidate, as the camera would have recorded it there. Under strong glare the
-// frame is clipped (Candidate::clip), and the board would be clipped with it: a patch of saturated white fits a
-// template capped the same way (calibration::MatchContext::ceiling) far better than the board left bright. On the
-// three accuracy suites: region errors 40, 48 and 48 -> 36, 41 and 43 (16 glare phantoms of sorcerers, heroes and
-// fortresses gone), wrong and not flagged 1, 0 and 0 as before, regions flagged 527, 423 and 432 -> 528, 419 and 423.
-void BoardSamples(const cv::Mat& reference_bgr, const cv::Mat& reference_lab, const Candidate& c, calibration::PolarSamples* out) {
-  const calibration::PolarSpec spec;
-  const cv::Scalar top(cv::saturate_cast<uchar>(c.clip[0]), cv::saturate_cast<uchar>(c.clip[1]), cv::saturate_cast<uchar>(c.clip[2]));
-  if (std::min({top[0], top[1], top[2]}) < 255) {
-    // Only the pixels the samples can depend on: the outermost ring, a pixel for the bilinear sample (and half of
-    // one for the centre's rounding), and the matcher's blur (3 sigma) beyond it. The samples are those of the whole
-    // board's Lab image clipped so, and fewer candidates find something clipped there than in the local view's patch.
-    const int half = cvCeil(spec.radius_mm * kPpm) + 2 + cvCeil(3 * calibration::kMatchBlurPx);
-    const cv::Rect box = cv::Rect(cvRound(c.centre_px.x) - half, cvRound(c.centre_px.y) - half, 2 * half + 1, 2 * half + 1) &
-                         cv::Rect(0, 0, reference_bgr.cols, reference_bgr.rows);
-    cv::Mat patch;
-    cv::min(reference_bgr(box), top, patch);
-    if (cv::norm(patch, reference_bgr(box), cv::NORM_INF) > 0)  // something was clipped
-      return calibration::SamplePolar(calibration::MatchLab(patch), c.centre_px - cv::Point2d(box.tl()), spec, 0, out);
-  }
-  calibration::SamplePolar(reference_lab, c.centre_px, spec, 0, out);
-}
-
-// The least error of the candidate's samples against the empty board under more glare (kGlareNearMm): the reference
-// with the glare's colour added at a few strengths (in the reference's light: over the gain), clipped as the camera.
-double WashedBoardError(const cv::Mat& reference_bgr, const Candidate& c, cv::Vec3f glare_colour, const std::vector<float>& weight) {
-  const calibration::PolarSpec spec;
-  const int half = cvCeil(spec.radius_mm * kPpm) + 2 + cvCeil(3 * calibration::kMatchBlurPx);  // as BoardSamples
-  const cv::Rect box = cv::Rect(cvRound(c.centre_px.x) - half, cvRound(c.centre_px.y) - half, 2 * half + 1, 2 * half + 1) &
-                       cv::Rect(0, 0, reference_bgr.cols, reference_bgr.rows);
-  double best = std::numeric_limits<double>::infinity();
-  if (box.empty()) return best;
-  cv::Mat ref, washed;
-  reference_bgr(box).convertTo(ref, CV_32FC3);
-  const cv::Vec3f per_unit(glare_colour[0] / c.gain[0], glare_colour[1] / c.gain[1], glare_colour[2] / c.gain[2]);
-  calibration::PolarSamples board;
-  for (const float extra : {10.0f, 20.0f, 35.0f, 50.0f, 70.0f, 100.0f, 140.0f}) {  // frame units (8-bit)
-    cv::add(ref, cv::Scalar(per_unit * extra), washed);
-    cv::min(washed, cv::Scalar(c.clip), washed);
-    washed.convertTo(washed, CV_8UC3);
-    calibration::SamplePolar(calibration::MatchLab(washed), c.centre_px - cv::Point2d(box.tl()), spec, 0, &board);
-    best = std::min(best,
-                    calibration::PairError(c.samples, board, weight, c.match.shift, TokenModel::kCap, c.mask.empty() ? nullptr : &c.mask));
-  }
-  return best;
-}
-
 }  // namespace
 
 bool DistinctMatch(double error, double board_error, double runner_up_error) {
@@ -390,8 +346,9 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     BoardSamples(reference_bgr, reference_lab, c, &board);
     const double board_error = calibration::PairError(c.samples, board, t->weight, c.match.shift, TokenModel::kCap, c.mask.empty() ? nullptr : &c.mask);
     const cv::Point2d centre_mm((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm);
-    // ... and better than the board under more glare, near glare (it explains the foreground there: no doubt).
-    if (ShareNear(fg.glare, centre_mm, kGlareNearMm) > 0 &&
+    // ... and better than the board under more glare, near glare or where the board comes near (it explains the
+    // foreground there: no doubt).
+    if ((ShareNear(fg.glare, centre_mm, kGlareNearMm) > 0 || board_error < kWashedBoardReach * c.match.error) &&
         WashedBoardError(reference_bgr, c, frame.glare_colour, t->weight) < c.match.error)
       return false;
     const bool board_fits = board_error < options.min_board_ratio * c.match.error;
