@@ -42,13 +42,13 @@ double WashedBoardError(const cv::Mat& reference_bgr, const Candidate& c, cv::Ve
   cv::Mat ref, washed;
   reference_bgr(box).convertTo(ref, CV_32FC3);
   const cv::Vec3f per_unit(glare_colour[0] / c.gain[0], glare_colour[1] / c.gain[1], glare_colour[2] / c.gain[2]);
+  const std::vector<uint8_t>* mask = c.mask.empty() ? nullptr : &c.mask;
   calibration::PolarSamples board;
   for (const float extra : {10.0f, 20.0f, 35.0f, 50.0f, 70.0f, 100.0f, 140.0f}) {  // frame units (8-bit)
     cv::add(ref, cv::Scalar(per_unit * extra), washed);
     cv::min(washed, cv::Scalar(c.clip), washed);
     washed.convertTo(washed, CV_8UC3);
     calibration::SamplePolar(calibration::MatchLab(washed), c.centre_px - cv::Point2d(box.tl()), spec, 0, &board);
-    const std::vector<uint8_t>* mask = c.mask.empty() ? nullptr : &c.mask;
     best = std::min(best, calibration::PairError(c.samples, board, weight, c.match.shift, calibration::TokenModel::kCap, mask));
   }
   return best;

@@ -13,7 +13,6 @@
 //    is handed on as "unexplained" (the region holding it is uncertain).
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
 
 #include <opencv2/imgproc.hpp>
@@ -345,14 +344,14 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
     calibration::PolarSamples board;
     BoardSamples(reference_bgr, reference_lab, c, &board);
     const double board_error = calibration::PairError(c.samples, board, t->weight, c.match.shift, TokenModel::kCap, c.mask.empty() ? nullptr : &c.mask);
+    const bool board_fits = board_error < options.min_board_ratio * c.match.error;
+    if (board_fits && board_error <= kBoardMismatch) return false;
     const cv::Point2d centre_mm((c.centre_px.x + 0.5) / kPpm, (c.centre_px.y + 0.5) / kPpm);
     // ... and better than the board under more glare, near glare or where the board comes near (it explains the
     // foreground there: no doubt).
     if ((ShareNear(fg.glare, centre_mm, kGlareNearMm) > 0 || board_error < kWashedBoardReach * c.match.error) &&
         WashedBoardError(reference_bgr, c, frame.glare_colour, t->weight) < c.match.error)
       return false;
-    const bool board_fits = board_error < options.min_board_ratio * c.match.error;
-    if (board_fits && board_error <= kBoardMismatch) return false;
     // Its footprint must hold some foreground ...
     const int half = t->footprint.cols;
     const cv::Rect box = cv::Rect(cvRound(c.centre_px.x) - half, cvRound(c.centre_px.y) - half, 2 * half + 1, 2 * half + 1) &

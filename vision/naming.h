@@ -57,8 +57,9 @@ Candidate Finish(const calibration::TokenModel& model, const LocalView& view, co
 // three accuracy suites: region errors 40, 48 and 48 -> 36, 41 and 43 (16 glare phantoms of sorcerers, heroes and
 // fortresses gone), wrong and not flagged 1, 0 and 0 as before, regions flagged 527, 423 and 432 -> 528, 419 and 423.
 void BoardSamples(const cv::Mat& reference_bgr, const cv::Mat& reference_lab, const Candidate& c, calibration::PolarSamples* out);
-// The least error of the candidate's samples against the empty board under more glare (instances.cpp kGlareNearMm): the reference
-// with the glare's colour added at a few strengths (in the reference's light: over the gain), clipped as the camera.
+// The least error of the candidate's samples against the empty board under more glare (instances.cpp
+// kGlareNearMm): the reference with the glare's colour added at a few strengths (in the reference's light: over the
+// gain), clipped as the camera.
 double WashedBoardError(const cv::Mat& reference_bgr, const Candidate& c, cv::Vec3f glare_colour, const std::vector<float>& weight);
 
 }  // namespace swref::vision
