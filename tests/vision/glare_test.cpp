@@ -27,8 +27,8 @@ using test::Rig;
 // print now and then, but never silently: every region read with a race or a piece that is not there is uncertain.
 // The number of such regions is today's (9 before ObserverOptions::max_fit, 10 with it: the phantoms here fit their
 // kinds 20 times their typical error or better; 7 -> 6 once the empty board is compared clipped as the frame is,
-// instances.cpp BoardSamples; 5 once a clipped channel agreeing with the board takes its value, rectify.cpp
-// ClippedAsReference; 2 once a candidate is compared with the board under more glare, instances.cpp
+// board_samples.cpp BoardSamples; 5 once a clipped channel agreeing with the board takes its value, rectify.cpp
+// ClippedAsReference; 2 once a candidate is compared with the board under more glare, board_samples.cpp
 // WashedBoardError), so that a regression fails. So is the number of uncertain regions (34 -> 31 then, 29 once a
 // saturated channel no longer lowers the glare's measure, rectify.cpp FindGlare; 28 with WashedBoardError).
 TEST(Observer, GlarePhantomsAreNeverSilent) {
@@ -67,6 +67,11 @@ TEST(Observer, GlarePhantomsAreNeverSilent) {
   EXPECT_EQ(silent, 0);
   EXPECT_LE(phantoms, 2);
   EXPECT_LE(uncertain, 28);
+}
+
+// Whether a region is read with another race or other pieces than `truth` has there.
+bool RaceOrPiecesWrong(const RegionObservation& r, const Observation& truth) {
+  return r.race != truth.regions[r.id].race || r.pieces != truth.regions[r.id].pieces;
 }
 
 // A spot of the board: a region and a point in it (board mm).
@@ -132,7 +137,7 @@ TEST(Observer, TokensUnderGlareAreFound) {
 // A lamp's reflection over a printed symbol (a magic source's purple star, a mine, a cavern): the ring of board
 // around it (instances.cpp, local_light.cpp) measures less glare than the symbol took, the symbol is left washed out
 // and pale, and a pale token fitted it better than the board did (the second and third accuracy suites' phantom
-// sorcerers tokens). instances.cpp WashedBoardError compares such a candidate with the board under more glare too.
+// sorcerers tokens). board_samples.cpp WashedBoardError compares such a candidate with the board under more glare too.
 // Each of the 21 symbols of the setup board (its lost tribes taken off) under a glare of two strengths: without that
 // test 3 of the 42 readings showed a token that is not there (flagged), with it none. (A smaller, sharper glare, 70
 // frame pixels across at 0.6 and 0.8, blinds the camera over the symbol: 18 phantoms, 17 with the test, all flagged.)
@@ -148,7 +153,7 @@ TEST(Observer, SymbolsWashedOutByGlareAreNotTokens) {
   int phantoms = 0, silent = 0;
   const auto readings = ReadUnderGlare(rig, board, symbols, {140, 105}, {0.5, 0.7});
   for (const auto& [strength, r] : readings) {
-    const bool phantom = r.race != truth.regions[r.id].race || r.pieces != truth.regions[r.id].pieces;
+    const bool phantom = RaceOrPiecesWrong(r, truth);
     phantoms += phantom;
     silent += phantom && r.confidence >= kUncertainBelow;
     if (phantom) std::printf("glare %.2f, region %d: %s, confidence %.2f\n", strength, r.id, r.race.value_or("-").c_str(), r.confidence);
@@ -182,7 +187,7 @@ TEST(Observer, LandClippedByGlareIsReadAsEmpty) {
   const auto readings = ReadUnderGlare(rig, board, middles, {110, 80}, {0.3, 0.4});
   for (const auto& [strength, r] : readings) {
     uncertain += r.confidence < kUncertainBelow;
-    wrong += r.race != truth.regions[r.id].race || r.pieces != truth.regions[r.id].pieces;
+    wrong += RaceOrPiecesWrong(r, truth);
     if (r.confidence < kUncertainBelow || r.race)
       std::printf("glare %.1f, region %d: %s, confidence %.2f\n", strength, r.id, r.race.value_or("empty").c_str(), r.confidence);
   }
