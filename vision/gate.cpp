@@ -146,11 +146,97 @@ void Grain(const cv::Mat& bgr, cv::Mat* grain) {
   *grain = g - blurred;
 }
 
+// The light a lamp's reflection adds to the table. Per ring pixel: how much of the glare's colour `k` (unit length)
+// the frame gained over the reference in the table's light (alpha, 8-bit units, CV_32F), and whether what it
+// gained is that colour, at least kLitFloor of it (lit, CV_8U). A channel the camera clipped may have gained less:
+// it gives no measure and may fall short. (As rectify.cpp FindGlare judges the board's cells.)
+struct AddedLight {
+  cv::Mat alpha, lit;
+};
+constexpr float kClipped = 250;
+constexpr float kLitFloor = 8;
+AddedLight MeasureAddedLight(const std::vector<Strip>& strips, const std::vector<cv::Mat>& gains, const EdgeRing& frame,
+                             const EdgeRing& reference, cv::Vec3f k, cv::Size ring) {
+  AddedLight out{cv::Mat::zeros(ring, CV_32F), cv::Mat::zeros(ring, CV_8U)};
+  for (size_t si = 0; si < strips.size(); ++si) {
+    const Strip& s = strips[si];
+    for (int y = 0; y < s.rect.height; ++y) {
+      const int ry = s.rect.y + y;
+      if (!s.Owns(ry)) continue;
+      const cv::Vec3b* f = frame.bgr.ptr<cv::Vec3b>(ry) + s.rect.x;
+      const cv::Vec3b* r = reference.bgr.ptr<cv::Vec3b>(ry) + s.rect.x;
+      const cv::Vec3f* g = gains[si].ptr<cv::Vec3f>(y);
+      const uchar* v = s.valid.ptr<uchar>(y);
+      float* alpha = out.alpha.ptr<float>(ry) + s.rect.x;
+      uchar* lit = out.lit.ptr<uchar>(ry) + s.rect.x;
+      for (int x = 0; x < s.rect.width; ++x) {
+        if (!v[x]) continue;
+        cv::Vec3f d;
+        float num = 0, den = 0;
+        for (int c = 0; c < 3; ++c) {
+          d[c] = f[x][c] - g[x][c] * r[x][c];
+          if (f[x][c] < kClipped) num += d[c] * k[c], den += k[c] * k[c];
+        }
+        const float a = den > 0.1f ? num / den : d.dot(k);
+        float r2 = 0;
+        for (int c = 0; c < 3; ++c) {
+          float rc = d[c] - a * k[c];
+          if (f[x][c] >= kClipped) rc = std::min(rc, 0.0f);
+          r2 += rc * rc;
+        }
+        alpha[x] = a;
+        lit[x] = a >= kLitFloor && std::sqrt(r2) < 0.25f * a + 6 ? 255 : 0;
+      }
+    }
+  }
+  return out;
+}
+
+// A changed piece is glare when nearly all of it gained the glare's colour (kLitShare) and its edges are soft: a
+// reflection fades out over centimetres, an arm or a sleeve ends within a millimetre or two. Measured as the mean
+// slope of the added light along the piece's edge (where the table around it is in view), per millimetre, over
+// the piece's brightest (its 90th percentile). On the synthetic felt and linen tables (tests/vision/gate_test.cpp),
+// reflections 140 and 300 frame pixels across beside the board reached 0.006-0.030; arms whose sleeves or skin
+// gained the glare's colour (pale arms over green felt: 85-96 % of their pixels) 0.049 and more.
+constexpr double kLitShare = 0.9;
+constexpr double kSoftEdge = 0.04;
+bool LooksLikeGlare(const AddedLight& light, const cv::Mat& cc, int piece, const cv::Mat& stats, const cv::Mat& valid) {
+  const cv::Rect box(stats.at<int>(piece, cv::CC_STAT_LEFT), stats.at<int>(piece, cv::CC_STAT_TOP), stats.at<int>(piece, cv::CC_STAT_WIDTH),
+                     stats.at<int>(piece, cv::CC_STAT_HEIGHT));
+  const cv::Rect pad = (box + cv::Size(8, 8) - cv::Point(4, 4)) & cv::Rect(cv::Point(), cc.size());
+  cv::Mat smooth, gx, gy, slope, inner;
+  cv::GaussianBlur(light.alpha(pad), smooth, cv::Size(), 1.0);
+  cv::Sobel(smooth, gx, CV_32F, 1, 0, 3, 0.125);
+  cv::Sobel(smooth, gy, CV_32F, 0, 1, 3, 0.125);
+  cv::magnitude(gx, gy, slope);
+  // Only where the table is in view 3 px around: the ring's own limits (the board's cut, the frame's border) are
+  // not the piece's edge.
+  cv::erode(valid(pad), inner, cv::getStructuringElement(cv::MORPH_RECT, {7, 7}));
+  std::vector<float> alphas;
+  double edge = 0;
+  int edge_px = 0;
+  for (int y = 0; y < pad.height; ++y) {
+    const int ry = pad.y + y;
+    for (int x = 0; x < pad.width; ++x) {
+      const int rx = pad.x + x;
+      if (cc.at<int>(ry, rx) != piece) continue;
+      alphas.push_back(light.alpha.at<float>(ry, rx));
+      if (!inner.at<uchar>(y, x)) continue;
+      auto other = [&](int u, int v) { return u < 0 || v < 0 || u >= cc.cols || v >= cc.rows || cc.at<int>(v, u) != piece; };
+      if (other(rx - 1, ry) || other(rx + 1, ry) || other(rx, ry - 1) || other(rx, ry + 1)) edge += slope.at<float>(y, x), ++edge_px;
+    }
+  }
+  if (alphas.empty() || edge_px == 0) return false;
+  auto top = alphas.begin() + alphas.size() * 9 / 10;
+  std::nth_element(alphas.begin(), top, alphas.end());
+  return *top >= kLitFloor && edge / edge_px < kSoftEdge * *top;
+}
+
 }  // namespace
 
 // The table is judged in the ring's four strips only (the board inside them is not looked at): the light's gains
-// over the whole ring, then each strip's changes.
-TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
+// over the whole ring, then each strip's changes. `glare_colour`: the colour glare adds (Rectified::glare_colour).
+TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference, cv::Vec3f glare_colour) {
   TableWatch t;
   const cv::Mat valid = frame.valid & reference.valid;
   t.change = cv::Mat::zeros(valid.size(), CV_8U);
@@ -203,8 +289,9 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
     }
   }
   for (Strip& s : strips) s.change = Changed(s, cv::Mat(s.ratio.size(), CV_32FC3, median_gain), 0.6f);
+  std::vector<cv::Mat> gains;
   for (int round = 0; round < 2; ++round) {
-    const std::vector<cv::Mat> gains = SmoothGain(strips, valid.size(), median_gain);
+    gains = SmoothGain(strips, valid.size(), median_gain);
     for (size_t k = 0; k < strips.size(); ++k) strips[k].change = Changed(strips[k], gains[k], 0.35f);
   }
   cv::Mat change = cv::Mat::zeros(valid.size(), CV_8U);
@@ -214,10 +301,13 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
   cv::Mat rim_mask(valid.size(), CV_8U, cv::Scalar(0));
   cv::rectangle(rim_mask, cv::Rect(cut - rim, cut - rim, valid.cols - 2 * (cut - rim), valid.rows - 2 * (cut - rim)), cv::Scalar(255), rim);
   // Glare on the table brightens it but the wood's grain still shows through; an arm or a sleeve hides it. A
-  // changed piece whose fine texture still follows the reference's is glare, not a change.
+  // changed piece whose fine texture still follows the reference's is glare, not a change. A plain cloth (felt,
+  // linen) has no grain to show: a piece is glare too when it gained the glare's colour throughout and its edges
+  // are soft (LooksLikeGlare).
   cv::Mat cc, stats, centroids;
   const int n = Components(change, cc, stats, centroids);
-  std::vector<int> at_rim(n, 0);
+  const AddedLight light = MeasureAddedLight(strips, gains, frame, reference, glare_colour, valid.size());
+  std::vector<int> at_rim(n, 0), lit(n, 0);
   std::vector<double> sff(n, 0), srr(n, 0), sfr(n, 0);
   for (const Strip& s : strips) {
     cv::Mat grain_f, grain_r;
@@ -228,11 +318,13 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
       if (!s.Owns(ry)) continue;
       const int* l = cc.ptr<int>(ry) + s.rect.x;
       const uchar* m = rim_mask.ptr<uchar>(ry) + s.rect.x;
+      const uchar* e = light.lit.ptr<uchar>(ry) + s.rect.x;
       const float* a = grain_f.ptr<float>(y);
       const float* b = grain_r.ptr<float>(y);
       for (int x = 0; x < s.rect.width; ++x) {
         if (l[x] <= 0) continue;
         at_rim[l[x]] += m[x] != 0;
+        lit[l[x]] += e[x] != 0;
         sff[l[x]] += a[x] * a[x], srr[l[x]] += b[x] * b[x], sfr[l[x]] += a[x] * b[x];
       }
     }
@@ -241,7 +333,8 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference) {
     const double area = stats.at<int>(i, cv::CC_STAT_AREA);
     const bool textured = srr[i] / area > 4;  // the reference shows grain here (a plain cloth has none)
     const double corr = sfr[i] / std::sqrt(std::max(sff[i] * srr[i], 1e-9));
-    if (textured && corr > 0.5) at_rim[i] = -1;  // glare: dropped below
+    const bool glare = (textured && corr > 0.5) || (lit[i] >= kLitShare * area && LooksLikeGlare(light, cc, i, stats, valid));
+    if (glare) at_rim[i] = -1;  // dropped below
   }
   t.change = cv::Mat(change.size(), CV_8U);
   for (int y = 0; y < cc.rows; ++y) {

@@ -231,7 +231,7 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
   TableWatch table;
   if (cv::countNonZero(ring_valid_) > 0) {
     const EdgeRing ring = WarpEdgeRing(frame, frame_pose_, setup_.layout.board_mm, K_, dist_);
-    table = WatchTable(ring, EdgeRing{ring_reference_, ring_valid_});
+    table = WatchTable(ring, EdgeRing{ring_reference_, ring_valid_}, rect.glare_colour);
     if (debug_) {
       cv::Mat vis = ring.bgr.clone();
       vis.setTo(cv::Scalar(0, 0, 255), table.change);

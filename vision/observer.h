@@ -378,7 +378,7 @@ struct TableWatch {
   bool arm = false;                  // something big crosses from the table to the board's edge
   cv::Mat change;                    // CV_8U, ring coordinates: what changed on the table
 };
-TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference);
+TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference, cv::Vec3f glare_colour);
 bool IsMotion(const Foreground& fg, double max_area_mm2, const TableWatch& table, std::string* why);
 
 // CV_8U at half_lab's size (1 px/mm): where the board changed between two light-matched frames.
