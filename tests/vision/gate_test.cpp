@@ -1,5 +1,6 @@
-// The motion gate over a plain cloth (vision/gate.cpp WatchTable): a lamp's reflection on felt or linen beside the
-// board is not an arm; arms over the same cloth, with or without a reflection beside them, are.
+// The motion gate and the table around the board (vision/gate.cpp WatchTable): a lamp's reflection beside the board
+// is not an arm, on felt, linen or wood; arms over every kind of table, with or without a reflection beside them,
+// are.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,9 +21,8 @@ namespace {
 using test::MakeRig;
 using test::Rig;
 
-// Rig seeds whose table is a plain cloth (the table's kind follows the seed, datasets/dataset.cpp
-// MakeSyntheticTable): 7 green felt, 8 linen.
-constexpr uint64_t kFeltRig = 7, kLinenRig = 8;
+// Rig seeds by the kind of their table (the kind follows the seed, datasets/dataset.cpp MakeSyntheticTable).
+constexpr uint64_t kWalnutRig = 1, kOakRig = 4, kPineRig = 6, kFeltRig = 7, kLinenRig = 8;
 
 // 24 places 5 mm outside the board's edge, 6 along each side (board mm).
 std::vector<cv::Point2d> BesideTheEdge(cv::Size2d board_mm) {
@@ -106,15 +106,39 @@ TEST(Gate, GlareOnLinenBesideTheBoardIsNotAnArm) {
   EXPECT_EQ(motion, 0);
 }
 
+// A reflection on wood: the grain shows through it, except where the camera clipped it. On pale pine under the
+// strongest reflection some photos still read as motion: 8 of 72 before the ring's tolerance went from 0.35 to 0.2
+// and its shadows were told from arms (vision/gate.cpp), 4 since.
+TEST(Gate, GlareOnPineBesideTheBoardIsSeldomAnArm) {
+  Rig rig = MakeRig(kPineRig);
+  const int motion = GlareBesideTheEdgeReadAsMotion(rig);
+  std::printf("pine: %d of 72 photos with glare beside the board read as motion\n", motion);
+  EXPECT_LE(motion, 4);
+}
+
+// 8 arms over the empty board on the rig `seed`, each photographed without and with a reflection beside it: at
+// most `most_missed` of the 16 photos may not read as motion.
+void ExpectArmsSeen(uint64_t seed, const char* table, int most_missed) {
+  Rig rig = MakeRig(seed);
+  const auto [missed, tried] = ArmsMissed(rig, 8);
+  std::printf("%s: %d of %d photos of an arm over the board not read as motion\n", table, missed, tried);
+  EXPECT_EQ(tried, 16);
+  EXPECT_LE(missed, most_missed);
+}
+
 // Pale arms over green felt gain light in every channel as glare does (85-96 % of their pixels fit the glare's
 // colour): their sharp edges tell them apart.
-TEST(Gate, ArmsOverFeltAreMotion) {
-  Rig rig = MakeRig(kFeltRig);
-  const auto [missed, tried] = ArmsMissed(rig, 8);
-  std::printf("felt: %d of %d photos of an arm over the board not read as motion\n", missed, tried);
-  EXPECT_EQ(tried, 16);
-  EXPECT_EQ(missed, 0);
-}
+TEST(Gate, ArmsOverFeltAreMotion) { ExpectArmsSeen(kFeltRig, "felt", 0); }
+
+// A pale arm over linen or light wood differs from it by 15-30 % in a channel. With the ring's tolerance at 0.35
+// (vision/gate.cpp kChangeTolerance) 5 of these 16 photos over linen were missed, 2 over oak.
+TEST(Gate, ArmsOverLinenAreMotion) { ExpectArmsSeen(kLinenRig, "linen", 0); }
+TEST(Gate, ArmsOverWalnutAreMotion) { ExpectArmsSeen(kWalnutRig, "walnut", 0); }
+TEST(Gate, ArmsOverOakAreMotion) { ExpectArmsSeen(kOakRig, "oak", 0); }
+
+// Not yet: a pale arm over pale pine, where the frame shows little of the table beyond the board's edge (4 of 16
+// missed, as at the tolerance of 0.35; docs/vision.md).
+TEST(Gate, ArmsOverPineAreMostlyMotion) { ExpectArmsSeen(kPineRig, "pine", 4); }
 
 }  // namespace
 }  // namespace swref::vision
