@@ -356,8 +356,8 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference, cv::Vec3
     const double corr = sfr[i] / std::sqrt(std::max(sff[i] * srr[i], 1e-9));
     // Its grain showing through as a whole, a piece is glare when most of it gained light, a shadow when most of it
     // shows the grain pixel by pixel; an arm's piece that took in its shadow (or a reflection beside it) is neither.
-    const bool shows_grain = textured && corr > 0.5 && (lit[i] >= 0.5 * area || through[i] >= 0.5 * area);
-    const bool glare = shows_grain || (lit[i] >= kLitShare * area && LooksLikeGlare(light, cc, i, stats, valid));
+    const bool light_or_shadow = textured && corr > 0.5 && (lit[i] >= 0.5 * area || through[i] >= 0.5 * area);
+    const bool glare = light_or_shadow || (lit[i] >= kLitShare * area && LooksLikeGlare(light, cc, i, stats, valid));
     if (glare) at_rim[i] = -1;  // dropped below
   }
   t.change = cv::Mat(change.size(), CV_8U);
