@@ -2,7 +2,8 @@
 //
 // A region is uncertain (confidence below the threshold, its count a lower bound) when a token in it was named
 // without enough confidence, when it holds a possible stack, when two races share it (one of them is misread),
-// when glare blinds the camera over much of it, when foreground lies in it that no token explains, or when a token
+// when glare blinds the camera or washes it out nearly white over much of it, when foreground lies in it that no
+// token explains, or when a token
 // in it is too uncertain to be counted at all (named without confidence, a piece mostly hidden that fits badly, or
 // anything named where glare saturated the camera),
 // or when a piece in it that fits badly was named partly hidden in glare or beside a possible stack.
@@ -207,6 +208,8 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
   }
   const std::vector<int> blind_px = PixelsPerRegion(doubts.blind, region_labels, map.size());
   const std::vector<int> stray_px = PixelsPerRegion(doubts.unexplained, region_labels, map.size());
+  const std::vector<int> washed_px =
+      doubts.washed.empty() ? std::vector<int>(map.size(), 0) : PixelsPerRegion(doubts.washed, region_labels, map.size());
   for (int r = 0; r < map.size(); ++r) {
     RegionObservation& o = obs.regions[r];
     o.id = r;
@@ -243,6 +246,7 @@ Observation CountRegions(const std::vector<Instance>& instances, const engine::M
     if (total != best_n || mixed_sides) confidence = std::min(confidence, 0.3);
     if (blind_px[r] > 150 * kPx2) confidence = std::min(confidence, kBlindConfidence);  // glare blinds a token's worth of it
     if (stray_px[r] > 120 * kPx2) confidence = std::min(confidence, 0.35);     // something no token explains
+    if (washed_px[r] > 150 * kPx2) confidence = std::min(confidence, kBlindConfidence);  // glare washed out as much
     o.confidence = confidence;
     o.tokens_certain = !(t.stack || t.dropped || confidence < min_confidence);
   }

@@ -356,6 +356,7 @@ struct Foreground {
                                      // size: doubled when the board's size is even); may be empty
   cv::Mat glare;                     // CV_8U, 255 = glare on the board (Rectified::glare; not foreground)
   cv::Mat blind;                     // CV_8U, 255 = saturated white: nothing can be seen there
+  cv::Mat washed;                    // CV_8U, 255 = glare so strong the frame is nearly white (may be empty)
 };
 // The board image at half its resolution (1 px/mm) in calibration::MatchLab's Lab, smoothed about as much as the
 // full-resolution image is for the matcher: what the foreground is judged on.
@@ -443,9 +444,11 @@ struct FrameDoubts {
   cv::Mat blind;        // glare saturated the camera (Foreground::blind)
   cv::Mat glare;        // glare on the board (Foreground::glare)
   cv::Mat unexplained;  // foreground no token explains
+  cv::Mat washed;       // glare washed the frame out nearly white (Foreground::washed; may be empty)
 };
 
-// Step 7: every region (count.cpp). A region holding a token's worth of blind or unexplained pixels is uncertain;
+// Step 7: every region (count.cpp). A region holding a token's worth of blind, washed-out or unexplained pixels is
+// uncertain;
 // so is one where a piece that fits badly was named partly hidden in glare (`region_labels`: may be empty when
 // `doubts` is).
 Observation CountRegions(const std::vector<Instance>& instances, const engine::Map& map, const cv::Mat& region_labels,

@@ -167,7 +167,7 @@ TEST_F(CountRegionsTest, APartlyHiddenPieceInGlareThatFitsBadlyLeavesItsRegionUn
   auto count = [&](double visible, double fit, cv::Point2d centre) {
     Instance i = Token("fortress", plain_);
     i.visible = visible, i.fit = fit, i.centre_mm = centre;
-    return CountRegions({Token("wizards", plain_), i}, *map_, cv::Mat(), FrameDoubts{cv::Mat(), glare, cv::Mat()}, 0.55).regions[plain_];
+    return CountRegions({Token("wizards", plain_), i}, *map_, cv::Mat(), FrameDoubts{cv::Mat(), glare, cv::Mat(), cv::Mat()}, 0.55).regions[plain_];
   };
   const RegionObservation glared = count(0.74, 7.3, at);
   EXPECT_EQ(glared.pieces, (std::map<std::string, int>{{"fortress", 1}}));
@@ -175,6 +175,21 @@ TEST_F(CountRegionsTest, APartlyHiddenPieceInGlareThatFitsBadlyLeavesItsRegionUn
   EXPECT_GE(count(1.0, 7.3, at).confidence, 0.55);
   EXPECT_GE(count(0.74, 3.0, at).confidence, 0.55);
   EXPECT_GE(count(0.74, 7.3, at + cv::Point2d(100, 0)).confidence, 0.55);
+}
+
+// A region glare washed out over a token's worth of it (Foreground::washed) is uncertain, whatever was found in it:
+// a pale token there may have been taken in with the glare.
+TEST_F(CountRegionsTest, ARegionWashedOutByGlareIsUncertain) {
+  const cv::Size board(cvRound(600 * kBoardPxPerMm), cvRound(400 * kBoardPxPerMm));
+  const cv::Mat labels(board, CV_32S, cv::Scalar(plain_));
+  cv::Mat washed = cv::Mat::zeros(board, CV_8U);
+  auto read = [&](double radius_mm) {
+    washed.setTo(0);
+    cv::circle(washed, cv::Point(200, 200), cvRound(radius_mm * kBoardPxPerMm), cv::Scalar(255), cv::FILLED);
+    return CountRegions({}, *map_, labels, FrameDoubts{cv::Mat(), cv::Mat(), cv::Mat(), washed}, 0.55).regions[plain_];
+  };
+  EXPECT_LT(read(10).confidence, 0.55);  // 314 mm²
+  EXPECT_GE(read(5).confidence, 0.55);   // 79 mm²: a speck
 }
 
 // Where glare saturated the camera nothing can be seen: a token named there (a grey decline side fits white well) is
@@ -187,7 +202,7 @@ TEST_F(CountRegionsTest, ATokenNamedOnSaturatedWhiteIsNotCounted) {
     Instance i = Token("sorcerers_decline", plain_);
     i.centre_mm = centre;
     const cv::Mat no_region(blind.size(), CV_32S, cv::Scalar(-1));  // the blind pixels lie in no region
-    return CountRegions({i}, *map_, no_region, FrameDoubts{blind, cv::Mat(), cv::Mat()}, 0.55).regions[plain_];
+    return CountRegions({i}, *map_, no_region, FrameDoubts{blind, cv::Mat(), cv::Mat(), cv::Mat()}, 0.55).regions[plain_];
   };
   const RegionObservation on_white = count(at);
   EXPECT_FALSE(on_white.race.has_value());

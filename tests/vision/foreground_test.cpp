@@ -97,6 +97,32 @@ TEST(Foreground, ATokenSizedSaturatedPatchIsBlind) {
   EXPECT_EQ(cv::countNonZero(fg.mask), 0);
 }
 
+// Under glare, a token-sized patch the camera recorded nearly white (240-255, short of saturating it: blind wants
+// every channel 250 or more) is washed out: what lay there cannot be told from the board once the glare's fit is
+// taken off. Not where no glare was found (a white token in plain light), nor a patch a little greyer (230).
+TEST(Foreground, ATokenSizedPatchWashedOutByGlareIsWashed) {
+  const cv::Rect washed = SquareMm({50, 60}, 24), unglared = SquareMm({110, 60}, 24), greyer = SquareMm({165, 60}, 24);
+  cv::Mat seen = PlainBoard();
+  cv::Mat noise(washed.size(), CV_8UC3);
+  cv::RNG rng(11);
+  rng.fill(noise, cv::RNG::UNIFORM, 240, 256);  // the camera's noise on nearly white
+  noise.copyTo(seen(washed));
+  noise.copyTo(seen(unglared));
+  seen(greyer).setTo(cv::Scalar::all(230));
+  Rectified r;
+  r.bgr = seen;
+  r.matched = PlainBoard();
+  r.half_lab = ForegroundLab(r.matched);
+  r.glare = cv::Mat::zeros(seen.size(), CV_8U);
+  r.glare(SquareMm({50, 60}, 40)).setTo(255);
+  r.glare(SquareMm({165, 60}, 40)).setTo(255);
+  const Foreground fg = FindForeground(r, MakeForegroundReference(PlainBoard()), ObserverOptions{}.foreground_threshold);
+  EXPECT_GT(cv::countNonZero(fg.washed(washed)), washed.area() / 3);
+  EXPECT_LT(cv::countNonZero(fg.blind(washed)), washed.area() / 10);  // not blind: some channel under 250 here and there
+  EXPECT_EQ(cv::countNonZero(fg.washed(unglared)), 0);
+  EXPECT_EQ(cv::countNonZero(fg.washed(greyer)), 0);
+}
+
 // A piece drawn in the board's own colour (a fortress on the grey mountains) differs clearly only at its door,
 // smaller than the least area the clear difference keeps; its drawing (lines where the board is plain) is a slight
 // difference, so the door and the drawing together are foreground.
