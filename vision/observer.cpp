@@ -276,7 +276,8 @@ Observation Observer::Observe(const cv::Mat& input, const std::string& name) {
 
   // 7. Count every region.
   t = Clock::now();
-  Observation o = CountRegions(instances_, *map_, region_labels_, FrameDoubts{fg.blind, fg.glare, unexplained, fg.washed}, options_.min_confidence);
+  Observation o =
+      CountRegions(instances_, *map_, region_labels_, FrameDoubts{fg.blind, fg.glare, unexplained, fg.washed}, options_.min_confidence);
   times_.count = Ms(t, Clock::now());
   if (debug_) {
     cv::Mat vis = rect.bgr.clone();

@@ -167,7 +167,8 @@ TEST_F(CountRegionsTest, APartlyHiddenPieceInGlareThatFitsBadlyLeavesItsRegionUn
   auto count = [&](double visible, double fit, cv::Point2d centre) {
     Instance i = Token("fortress", plain_);
     i.visible = visible, i.fit = fit, i.centre_mm = centre;
-    return CountRegions({Token("wizards", plain_), i}, *map_, cv::Mat(), FrameDoubts{cv::Mat(), glare, cv::Mat(), cv::Mat()}, 0.55).regions[plain_];
+    return CountRegions({Token("wizards", plain_), i}, *map_, cv::Mat(), FrameDoubts{cv::Mat(), glare, cv::Mat(), cv::Mat()}, 0.55)
+        .regions[plain_];
   };
   const RegionObservation glared = count(0.74, 7.3, at);
   EXPECT_EQ(glared.pieces, (std::map<std::string, int>{{"fortress", 1}}));

@@ -35,6 +35,17 @@ Foreground FindOnPlainBoard(const cv::Mat& frame) {
   return FindForeground(r, MakeForegroundReference(PlainBoard()), ObserverOptions{}.foreground_threshold);
 }
 
+// The foreground of a frame the camera recorded as `seen` (drawn on PlainBoard()), whose light Rectify took off
+// (`glare` where it found glare) so that it matches the bare board: what only the camera's own record can show.
+Foreground FindWhereTheLightWasTakenOff(const cv::Mat& seen, const cv::Mat& glare) {
+  Rectified r;
+  r.bgr = seen;
+  r.matched = PlainBoard();
+  r.half_lab = ForegroundLab(r.matched);
+  r.glare = glare;
+  return FindForeground(r, MakeForegroundReference(PlainBoard()), ObserverOptions{}.foreground_threshold);
+}
+
 double ShareFound(const Foreground& fg, cv::Rect r) { return cv::countNonZero(fg.mask(r)) / static_cast<double>(r.area()); }
 
 // A pale token (a little lighter than the board, with a dark symbol smaller than the clear difference's least
@@ -84,12 +95,7 @@ TEST(Foreground, ATokenSizedSaturatedPatchIsBlind) {
   for (int k = 0; k < 3; ++k) seen(SquareMm({54.0 + 6 * k, 60}, 2)).setTo(cv::Scalar::all(200));  // a symbol's lines
   seen(speck).setTo(cv::Scalar::all(255));
   seen(line).setTo(cv::Scalar::all(255));
-  Rectified r;
-  r.bgr = seen;
-  r.matched = PlainBoard();
-  r.half_lab = ForegroundLab(r.matched);
-  r.glare = cv::Mat::zeros(seen.size(), CV_8U);
-  const Foreground fg = FindForeground(r, MakeForegroundReference(PlainBoard()), ObserverOptions{}.foreground_threshold);
+  const Foreground fg = FindWhereTheLightWasTakenOff(seen, cv::Mat::zeros(seen.size(), CV_8U));
   EXPECT_GT(cv::countNonZero(fg.blind(patch)), patch.area() / 3);
   EXPECT_EQ(cv::countNonZero(fg.blind(SquareMm({120, 60}, 20))), 0);
   EXPECT_EQ(cv::countNonZero(fg.blind(SquareMm({151, 60}, 20))), 0);
@@ -109,14 +115,10 @@ TEST(Foreground, ATokenSizedPatchWashedOutByGlareIsWashed) {
   noise.copyTo(seen(washed));
   noise.copyTo(seen(unglared));
   seen(greyer).setTo(cv::Scalar::all(230));
-  Rectified r;
-  r.bgr = seen;
-  r.matched = PlainBoard();
-  r.half_lab = ForegroundLab(r.matched);
-  r.glare = cv::Mat::zeros(seen.size(), CV_8U);
-  r.glare(SquareMm({50, 60}, 40)).setTo(255);
-  r.glare(SquareMm({165, 60}, 40)).setTo(255);
-  const Foreground fg = FindForeground(r, MakeForegroundReference(PlainBoard()), ObserverOptions{}.foreground_threshold);
+  cv::Mat glare = cv::Mat::zeros(seen.size(), CV_8U);
+  glare(SquareMm({50, 60}, 40)).setTo(255);
+  glare(SquareMm({165, 60}, 40)).setTo(255);
+  const Foreground fg = FindWhereTheLightWasTakenOff(seen, glare);
   EXPECT_GT(cv::countNonZero(fg.washed(washed)), washed.area() / 3);
   EXPECT_LT(cv::countNonZero(fg.blind(washed)), washed.area() / 10);  // not blind: some channel under 250 here and there
   EXPECT_EQ(cv::countNonZero(fg.washed(unglared)), 0);
