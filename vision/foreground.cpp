@@ -237,13 +237,23 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
     // token's area, short of saturating it. A pale token there and the board around it look alike once the glare's
     // fit is taken off: the fourth accuracy suite's pale sorcerers token at +1 EV (5p photo 69) was taken in whole
     // and its region read empty with confidence 1.0. Its region is uncertain (count.cpp), what is found in it counts.
-    if (!frame.glare.empty()) {
-      cv::Mat near_white;
-      cv::inRange(frame.bgr, cv::Scalar::all(kWashedAt), cv::Scalar::all(255), near_white);
-      cv::resize(near_white, share, blind.size(), 0, 0, cv::INTER_AREA);
+    // Judged over the glare's bounds only, widened by the window and kept on the half-resolution grid (so the same
+    // as over the whole frame); over the whole frame when the board's size is odd.
+    const cv::Rect lit = frame.glare.empty() ? cv::Rect() : cv::boundingRect(frame.glare);
+    if (!lit.empty()) {
+      const bool halves = frame.bgr.cols == 2 * blind.cols && frame.bgr.rows == 2 * blind.rows;
+      const int pad = 2 * w + 2;
+      const cv::Rect half = halves ? cv::Rect((lit.x - pad) / 2, (lit.y - pad) / 2, (lit.width + 2 * pad) / 2 + 1, (lit.height + 2 * pad) / 2 + 1) &
+                                         cv::Rect(cv::Point(), blind.size())
+                                   : cv::Rect(cv::Point(), blind.size());
+      const cv::Rect box = halves ? cv::Rect(2 * half.x, 2 * half.y, 2 * half.width, 2 * half.height) : cv::Rect(cv::Point(), frame.bgr.size());
+      cv::Mat near_white, washed;
+      cv::inRange(frame.bgr(box), cv::Scalar::all(kWashedAt), cv::Scalar::all(255), near_white);
+      cv::resize(near_white, share, half.size(), 0, 0, cv::INTER_AREA);
       cv::boxFilter(share, share, CV_32F, cv::Size(w, w), cv::Point(-1, -1), true, cv::BORDER_REPLICATE);
-      cv::Mat washed = share > kBlindShare * 255;
-      cv::resize(washed, fg.washed, fg.blind.size(), 0, 0, cv::INTER_NEAREST);
+      cv::resize(share > kBlindShare * 255, washed, box.size(), 0, 0, cv::INTER_NEAREST);
+      fg.washed = cv::Mat::zeros(frame.bgr.size(), CV_8U);
+      washed.copyTo(fg.washed(box));
       fg.washed &= frame.glare;
     }
   }

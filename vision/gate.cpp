@@ -324,10 +324,11 @@ TableWatch WatchTable(const EdgeRing& frame, const EdgeRing& reference, cv::Vec3
   // throughout and its edges are soft (LooksLikeGlare).
   cv::Mat cc, stats, centroids;
   const int n = Components(change, cc, stats, centroids);
-  const AddedLight light = MeasureAddedLight(strips, gains, frame, reference, glare_colour, valid.size());
+  const AddedLight light = n > 1 ? MeasureAddedLight(strips, gains, frame, reference, glare_colour, valid.size()) : AddedLight{};
   std::vector<int> at_rim(n, 0), lit(n, 0), through(n, 0);
   std::vector<double> sff(n, 0), srr(n, 0), sfr(n, 0);
   for (const Strip& s : strips) {
+    if (cv::countNonZero(change(s.rect)) == 0) continue;  // nothing changed along this side
     cv::Mat grain_f, grain_r;
     Grain(frame.bgr(s.rect), &grain_f);
     Grain(reference.bgr(s.rect), &grain_r);
