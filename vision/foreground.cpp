@@ -243,10 +243,12 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
     if (!lit.empty()) {
       const bool halves = frame.bgr.cols == 2 * blind.cols && frame.bgr.rows == 2 * blind.rows;
       const int pad = 2 * w + 2;
-      const cv::Rect half = halves ? cv::Rect((lit.x - pad) / 2, (lit.y - pad) / 2, (lit.width + 2 * pad) / 2 + 1, (lit.height + 2 * pad) / 2 + 1) &
-                                         cv::Rect(cv::Point(), blind.size())
-                                   : cv::Rect(cv::Point(), blind.size());
-      const cv::Rect box = halves ? cv::Rect(2 * half.x, 2 * half.y, 2 * half.width, 2 * half.height) : cv::Rect(cv::Point(), frame.bgr.size());
+      const cv::Rect half =
+          halves ? cv::Rect((lit.x - pad) / 2, (lit.y - pad) / 2, (lit.width + 2 * pad) / 2 + 1, (lit.height + 2 * pad) / 2 + 1) &
+                       cv::Rect(cv::Point(), blind.size())
+                 : cv::Rect(cv::Point(), blind.size());
+      const cv::Rect box =
+          halves ? cv::Rect(2 * half.x, 2 * half.y, 2 * half.width, 2 * half.height) : cv::Rect(cv::Point(), frame.bgr.size());
       cv::Mat near_white, washed;
       cv::inRange(frame.bgr(box), cv::Scalar::all(kWashedAt), cv::Scalar::all(255), near_white);
       cv::resize(near_white, share, half.size(), 0, 0, cv::INTER_AREA);
