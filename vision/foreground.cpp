@@ -107,6 +107,20 @@ ForegroundReference MakeForegroundReference(const cv::Mat& reference_board_bgr) 
   return r;
 }
 
+namespace {
+
+// Where every channel of `bgr` is `level` or more over more than kBlindShare of a window `w` pixels wide, judged at
+// `size` (CV_8U, 255).
+cv::Mat MostlyAtLeast(const cv::Mat& bgr, uchar level, cv::Size size, int w) {
+  cv::Mat above, share;
+  cv::inRange(bgr, cv::Scalar::all(level), cv::Scalar::all(255), above);
+  cv::resize(above, share, size, 0, 0, cv::INTER_AREA);
+  cv::boxFilter(share, share, CV_32F, cv::Size(w, w), cv::Point(-1, -1), true, cv::BORDER_REPLICATE);
+  return share > kBlindShare * 255;
+}
+
+}  // namespace
+
 Foreground FindForeground(const Rectified& frame, const ForegroundReference& reference, double threshold) {
   // Judged at half the board image's resolution (1 px/mm; a token is 25 px wide there), then brought back.
   constexpr double ppm = kBoardPxPerMm / 2;
@@ -225,13 +239,9 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   // there, whatever lay under it (on the accuracy suite a pale token on the grey mountains under glare, 2p photo 7,
   // was gone without a trace; its symbol's lines were all that was not saturated).
   if (!frame.bgr.empty()) {
-    cv::Mat saturated, share;
-    cv::inRange(frame.bgr, cv::Scalar::all(kClippedAt), cv::Scalar::all(255), saturated);
-    cv::resize(saturated, share, blind.size(), 0, 0, cv::INTER_AREA);
     const int w = cvRound(kBlindWindowMm * ppm);
-    cv::boxFilter(share, share, CV_32F, cv::Size(w, w), cv::Point(-1, -1), true, cv::BORDER_REPLICATE);
-    cv::Mat wide = share > kBlindShare * 255, full;
-    cv::resize(wide, full, fg.blind.size(), 0, 0, cv::INTER_NEAREST);
+    cv::Mat full;
+    cv::resize(MostlyAtLeast(frame.bgr, kClippedAt, blind.size(), w), full, fg.blind.size(), 0, 0, cv::INTER_NEAREST);
     fg.blind |= full;
     // Washed out: under glare, the camera recorded nearly white (every channel kWashedAt or more) over most of a
     // token's area, short of saturating it. A pale token there and the board around it look alike once the glare's
@@ -249,11 +259,8 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
                  : cv::Rect(cv::Point(), blind.size());
       const cv::Rect box =
           halves ? cv::Rect(2 * half.x, 2 * half.y, 2 * half.width, 2 * half.height) : cv::Rect(cv::Point(), frame.bgr.size());
-      cv::Mat near_white, washed;
-      cv::inRange(frame.bgr(box), cv::Scalar::all(kWashedAt), cv::Scalar::all(255), near_white);
-      cv::resize(near_white, share, half.size(), 0, 0, cv::INTER_AREA);
-      cv::boxFilter(share, share, CV_32F, cv::Size(w, w), cv::Point(-1, -1), true, cv::BORDER_REPLICATE);
-      cv::resize(share > kBlindShare * 255, washed, box.size(), 0, 0, cv::INTER_NEAREST);
+      cv::Mat washed;
+      cv::resize(MostlyAtLeast(frame.bgr(box), kWashedAt, half.size(), w), washed, box.size(), 0, 0, cv::INTER_NEAREST);
       fg.washed = cv::Mat::zeros(frame.bgr.size(), CV_8U);
       washed.copyTo(fg.washed(box));
       fg.washed &= frame.glare;
