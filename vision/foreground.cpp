@@ -86,6 +86,10 @@ constexpr double kBlindShare = 0.6;
 // Nearly white (Foreground::washed). On the four accuracy suites at 240: regions flagged 481 / 358 / 330 / 361 ->
 // 486 / 359 / 332 / 362, wrong and not flagged 0 / 0 / 0 / 5 -> 0 / 0 / 0 / 4, the errors as they were.
 constexpr uchar kWashedAt = 240;
+// Specks (Foreground::specks): clear differences of kSpeckMinMm2 up to the least area, apart from the foreground; the
+// kMaxSpecks largest a frame.
+constexpr double kSpeckMinMm2 = 15;
+constexpr size_t kMaxSpecks = 24;
 }  // namespace
 
 cv::Mat ForegroundLab(const cv::Mat& board_bgr) {
@@ -232,6 +236,23 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   cv::Mat inv = ~mask;
   cv::floodFill(inv, cv::Point(0, 0), cv::Scalar(0));
   mask |= inv;
+  // What differs clearly but is too small to be foreground, apart from it: a piece of the board's own colour shows
+  // only its door or its symbol so (instances.cpp names each speck as a seed).
+  {
+    cv::Mat apart, cc, stats, centroids;
+    cv::dilate(mask, apart, disc);
+    apart = strong & ~apart;
+    const int n = Components(apart, cc, stats, centroids);
+    std::vector<std::pair<int, cv::Point2d>> specks;
+    for (int i = 1; i < n; ++i) {
+      const int area = stats.at<int>(i, cv::CC_STAT_AREA);
+      if (area >= kSpeckMinMm2 * ppm * ppm && area < min_area)
+        specks.emplace_back(area, cv::Point2d((centroids.at<double>(i, 0) + 0.5) * 2 - 0.5, (centroids.at<double>(i, 1) + 0.5) * 2 - 0.5));
+    }
+    std::sort(specks.begin(), specks.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (specks.size() > kMaxSpecks) specks.resize(kMaxSpecks);
+    for (const auto& [area, at] : specks) fg.specks.push_back(at);
+  }
   cv::resize(mask, fg.mask, frame.matched.size(), 0, 0, cv::INTER_NEAREST);
   fg.half_mask = mask;
   // Blinded only where the camera itself recorded white (kClippedAt in every channel over most of the half pixel):

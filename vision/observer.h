@@ -357,6 +357,7 @@ struct Foreground {
   cv::Mat glare;                     // CV_8U, 255 = glare on the board (Rectified::glare; not foreground)
   cv::Mat blind;                     // CV_8U, 255 = saturated white: nothing can be seen there
   cv::Mat washed;                    // CV_8U, 255 = glare so strong the frame is nearly white (may be empty)
+  std::vector<cv::Point2d> specks;   // board px: clear differences too small to be foreground, apart from it
 };
 // The board image at half its resolution (1 px/mm) in calibration::MatchLab's Lab, smoothed about as much as the
 // full-resolution image is for the matcher: what the foreground is judged on.

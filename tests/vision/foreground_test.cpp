@@ -129,6 +129,22 @@ TEST(Foreground, AWhiteSymbolTheCameraDidNotClipIsNotBlind) {
   EXPECT_GT(ShareFound(fg, token), 0.9);
 }
 
+// A piece of the board's own colour whose door alone differs clearly (a fortress on the grey mountains' print):
+// the door is smaller than the least area, so no foreground, but it is a speck apart from the foreground, which
+// step 5 names as a seed. A speck of the same size on a token already found is not one; nor is a mere pixel.
+TEST(Foreground, ADoorApartFromTheForegroundIsASpeck) {
+  const cv::Rect door = SquareMm({60, 60}, 6), token = SquareMm({140, 60}, 26), on_token = SquareMm({140, 60}, 6);
+  cv::Mat frame = PlainBoard();
+  frame(door).setTo(cv::Scalar(30, 50, 90));
+  frame(token).setTo(cv::Scalar(150, 70, 40));
+  frame(on_token).setTo(cv::Scalar(30, 50, 90));
+  frame(SquareMm({100, 100}, 1)).setTo(cv::Scalar(30, 50, 90));
+  const Foreground fg = FindOnPlainBoard(frame);
+  EXPECT_EQ(cv::countNonZero(fg.mask(door)), 0);
+  ASSERT_EQ(fg.specks.size(), 1u);
+  EXPECT_LT(cv::norm(fg.specks[0] - cv::Point2d(60 * kPpm - 0.5, 60 * kPpm - 0.5)), 2 * kPpm);
+}
+
 // Under glare, a token-sized patch the camera recorded nearly white (240-255, short of saturating it: blind wants
 // every channel 250 or more) is washed out: what lay there cannot be told from the board once the glare's fit is
 // taken off. Not where no glare was found (a white token in plain light), nor a patch a little greyer (230).
