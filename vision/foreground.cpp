@@ -113,14 +113,19 @@ ForegroundReference MakeForegroundReference(const cv::Mat& reference_board_bgr) 
 
 namespace {
 
-// Where every channel of `bgr` is `level` or more over more than kBlindShare of a window `w` pixels wide, judged at
-// `size` (CV_8U, 255).
-cv::Mat MostlyAtLeast(const cv::Mat& bgr, uchar level, cv::Size size, int w) {
+// The share of `bgr`'s pixels with every channel `level` or more, judged at `size` (CV_8U, 255 = all).
+cv::Mat ShareAtLeast(const cv::Mat& bgr, uchar level, cv::Size size) {
   cv::Mat above, share;
   cv::inRange(bgr, cv::Scalar::all(level), cv::Scalar::all(255), above);
   cv::resize(above, share, size, 0, 0, cv::INTER_AREA);
-  cv::boxFilter(share, share, CV_32F, cv::Size(w, w), cv::Point(-1, -1), true, cv::BORDER_REPLICATE);
-  return share > kBlindShare * 255;
+  return share;
+}
+
+// Where that share is more than kBlindShare over a window `w` pixels wide (CV_8U, 255).
+cv::Mat Mostly(const cv::Mat& share, int w) {
+  cv::Mat mean;
+  cv::boxFilter(share, mean, CV_32F, cv::Size(w, w), cv::Point(-1, -1), true, cv::BORDER_REPLICATE);
+  return mean > kBlindShare * 255;
 }
 
 }  // namespace
@@ -263,15 +268,9 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   // 63, regions flagged 848 -> 405, boards exact 83.3 -> 85.7 %, wrong and not flagged 11 -> 12 (a stack of two
   // wizards counted one, which the white symbols' blindness had flagged by chance); the other five suites read as
   // before. Test Foreground.AWhiteSymbolTheCameraDidNotClipIsNotBlind.
-  // (Over the white pixels' bounds only: most frames have none.)
-  if (const cv::Rect white = cv::boundingRect(blind);
-      !white.empty() && frame.bgr.cols == 2 * blind.cols && frame.bgr.rows == 2 * blind.rows) {
-    cv::Mat clipped, half;
-    cv::inRange(frame.bgr(cv::Rect(2 * white.x, 2 * white.y, 2 * white.width, 2 * white.height)), cv::Scalar::all(kClippedAt),
-                cv::Scalar::all(255), clipped);
-    cv::resize(clipped, half, white.size(), 0, 0, cv::INTER_AREA);
-    blind(white) &= half > 127;
-  }
+  // (The camera's clipped share is read once, for this and the window below.)
+  const cv::Mat clipped = frame.bgr.empty() ? cv::Mat() : ShareAtLeast(frame.bgr, kClippedAt, blind.size());
+  if (!clipped.empty() && frame.bgr.cols == 2 * blind.cols && frame.bgr.rows == 2 * blind.rows) blind &= clipped > 127;
   cv::resize(blind, fg.blind, frame.matched.size(), 0, 0, cv::INTER_NEAREST);
   // Blinded too where the camera saturated over most of a token's area: taking the light off leaves a flat grey
   // there, whatever lay under it (on the accuracy suite a pale token on the grey mountains under glare, 2p photo 7,
@@ -279,7 +278,7 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
   if (!frame.bgr.empty()) {
     const int w = cvRound(kBlindWindowMm * ppm);
     cv::Mat full;
-    cv::resize(MostlyAtLeast(frame.bgr, kClippedAt, blind.size(), w), full, fg.blind.size(), 0, 0, cv::INTER_NEAREST);
+    cv::resize(Mostly(clipped, w), full, fg.blind.size(), 0, 0, cv::INTER_NEAREST);
     fg.blind |= full;
     // Washed out: under glare, the camera recorded nearly white (every channel kWashedAt or more) over most of a
     // token's area, short of saturating it. A pale token there and the board around it look alike once the glare's
@@ -298,7 +297,7 @@ Foreground FindForeground(const Rectified& frame, const ForegroundReference& ref
       const cv::Rect box =
           halves ? cv::Rect(2 * half.x, 2 * half.y, 2 * half.width, 2 * half.height) : cv::Rect(cv::Point(), frame.bgr.size());
       cv::Mat washed;
-      cv::resize(MostlyAtLeast(frame.bgr(box), kWashedAt, half.size(), w), washed, box.size(), 0, 0, cv::INTER_NEAREST);
+      cv::resize(Mostly(ShareAtLeast(frame.bgr(box), kWashedAt, half.size()), w), washed, box.size(), 0, 0, cv::INTER_NEAREST);
       fg.washed = cv::Mat::zeros(frame.bgr.size(), CV_8U);
       washed.copyTo(fg.washed(box));
       fg.washed &= frame.glare;
