@@ -170,6 +170,7 @@ class Observer {
   const calibration::BoardPose& last_pose() const { return frame_pose_.pose; }
   int registrations() const { return registrations_; }
   const engine::Map& map() const { return *map_; }
+  const calibration::TokenModel& model() const { return model_; }
   // Forget the pose: the next frame is registered in full (and observed in full).
   void ForgetPose() { pose_check_.Clear(), still_scene_.reset(); }
   // Forget the last still frame: the next frame is observed in full, not only where it changed.

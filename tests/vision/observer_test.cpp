@@ -222,10 +222,11 @@ TEST(Observer, StacksUnderFaintShadowsAreLowerBounds) {
   tally.Print("faint shadows");
   EXPECT_GE(tally.stacks, 25);
   EXPECT_EQ(tally.stacks_certain_wrong, 0);
-  // With stacks in two regions of five, the shadows scatter widely and a stack of two could measure as one: a
-  // fifth of the regions without a stack is still counted for certain (82 of 179 before the scatter rule, and 2
-  // stacks counted wrong; 47 with it, and 1; 39 with the lean rule, and none).
-  EXPECT_GE(tally.plain_certain, tally.plain / 5);
+  // With stacks in two regions of five, the shadows scatter widely and a stack of two could measure as one: an
+  // eighth of the regions without a stack is still counted for certain (82 of 179 before the scatter rule, and 2
+  // stacks counted wrong; 47 with it, and 1; 39 with the lean rule, and none; 26 with the next directions' rule,
+  // stacks.cpp, which the faint shadows' noise there costs most).
+  EXPECT_GE(tally.plain_certain, tally.plain / 8);
 }
 
 // Neat stacks on boards with few tokens (a game's first turns, a SoloPlay setup), where the frame's typical shadow
