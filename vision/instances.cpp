@@ -467,6 +467,11 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   // decline token missed on a troll lair is flagged; the other five fortresses are still missed (not looked into;
   // perhaps a door against the orcs beside it, whose foreground would take it in).
   for (const cv::Point2d& p : fg.specks) fit(p, kMinOutlineVotes);
+  // Then the larger pieces' outline seeds (observer.h kPieceOutlineRadiusMm), where no candidate fits well already.
+  for (const OutlineSeed& o : frame.piece_seeds) {
+    if (o.votes < kMinOutlineVotes) break;
+    fit(o.centre_px, o.votes);
+  }
   // A poorly fitting seed in little foreground (a grey token's symbol) is named again from starts around it.
   int ring_starts = 0;
   for (Candidate& c : cands) {

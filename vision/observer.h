@@ -276,6 +276,17 @@ std::vector<OutlineSeed> OutlineSeeds(const cv::Mat& frame_half_lab, const cv::M
                                       const cv::Mat& exclude = cv::Mat(), cv::Mat* votes_image = nullptr);
 inline constexpr double kOutlineRadiusMm = 12.0;  // a race token's or lost tribe's half width (25 mm tokens)
 inline constexpr float kMinOutlineVotes = 12;     // weaker outline peaks are texture lining up by chance
+// The larger pieces' (a fortress, a troll lair, a mountain: 28-31 mm) half width. Voted for at the race tokens' radius,
+// their outlines make a ring of weak votes around the centre, and a grey piece on grey ground (a fortress on the
+// mountains' print) makes no foreground either: no seed lay on it. A second vote at this radius gives such pieces
+// seeds (instances.cpp names them after the others). On the seven accuracy suites: region errors 25 / 30 / 33 / 40 /
+// 77 / 58 / 53 -> 25 / 25 / 31 / 38 / 66 / 52 / 48, wrong and not flagged 0 / 0 / 0 / 1 / 9 / 7 / 3 -> 0 / 1 / 0 / 1 / 4
+// / 5 / 3, regions flagged 2,761 -> 2,668. At 14.5 mm: 281 errors in all against 285, but 18 wrong and not flagged
+// against 14; at 16 mm 291 and 14; at 13 mm worse on the two suites tried. Chosen on all seven. Most of the gain is in
+// crowds (a seed on a half-hidden token's centre), and it costs time: `swref bench vision` full observation 104 ->
+// 144 ms (one core), after a move 50 -> 58 ms. Piece seeds skipped within 6 or 10 mm of a candidate, or at most 12 or 30
+// fitted a frame: the fifth suite 71, 73, 74, 69 errors against 66 (the second 29, 30, 27, 26 against 25).
+inline constexpr double kPieceOutlineRadiusMm = 15.0;
 
 // Step 2: the frame in board coordinates with its light matched to the reference: a smooth per-channel gain
 // field, fitted on the pixels that look like the empty board.
@@ -288,6 +299,7 @@ struct Rectified {
                                      // in `matched` units (calibration::MatchContext::ceiling)
   double light_change = 0;           // how far the global gains were from 1 (log scale)
   std::vector<OutlineSeed> outline_seeds;  // tokens' outlines (found before the glare was judged, and again where it was)
+  std::vector<OutlineSeed> piece_seeds;    // ... and larger pieces' outlines (kPieceOutlineRadiusMm)
   cv::Mat outline_votes;             // CV_32F at 1 px/mm: the votes they came from (debug images)
   cv::Mat gain;                      // CV_32FC3 over light cells: frame = gain x reference (the lamp, vignetting)
   cv::Mat glare_added;               // CV_32FC3 over light cells: the glare taken off, in the frame's own units

@@ -507,7 +507,9 @@ Rectified Rectify(const cv::Mat& frame, const FramePose& pose, const cv::Mat& re
   {
     cv::Mat matched8;
     matched.convertTo(matched8, CV_8UC3);
-    r.outline_seeds = OutlineSeeds(OutlineLab(matched8), reference_half_lab, kOutlineRadiusMm, outline_exclude, &r.outline_votes);
+    const cv::Mat half_lab = OutlineLab(matched8);
+    r.outline_seeds = OutlineSeeds(half_lab, reference_half_lab, kOutlineRadiusMm, outline_exclude, &r.outline_votes);
+    r.piece_seeds = OutlineSeeds(half_lab, reference_half_lab, kPieceOutlineRadiusMm, outline_exclude, nullptr);
   }
   const cv::Mat objects = ObjectCells(r.outline_seeds, reference_cells.size());
   // Glare is light added on top (a lamp's reflection), not multiplied: the gains are fitted again without it, then

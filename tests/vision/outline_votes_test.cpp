@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <opencv2/imgproc.hpp>
 
 namespace swref::vision {
@@ -62,6 +64,44 @@ TEST(OutlineSeeds, AMarkerStickerCastsNoVotes) {
   const cv::Point2d found((seeds[0].centre_px.x + 0.5) / kBoardPxPerMm, (seeds[0].centre_px.y + 0.5) / kBoardPxPerMm);
   EXPECT_LT(cv::norm(found - token_mm), 2.0) << "the strongest seed lies at " << found;
   EXPECT_GE(seeds[0].votes, 30);
+}
+
+// A piece larger than a race token (a fortress, a troll lair, a mountain: about 30 mm), grey on grey ground: its
+// outline votes, at a race token's half width, peak 3.5 mm off its centre (a grey piece makes no foreground to seed
+// it either); at the pieces' half width (kPieceOutlineRadiusMm) within 1 mm of it. Three 30 mm pieces, a little
+// lighter than the board, turned 0, 20 and 40 degrees.
+TEST(OutlineSeeds, ALargerPieceIsSeededAtThePiecesRadius) {
+  const cv::Mat reference(cvRound(150 * kBoardPxPerMm), cvRound(300 * kBoardPxPerMm), CV_8UC3, cv::Scalar(118, 122, 128));
+  cv::Mat frame = reference.clone();
+  const std::vector<cv::Point2d> centres = {{60, 75}, {150, 75}, {240, 75}};
+  for (size_t k = 0; k < centres.size(); ++k) {
+    const cv::RotatedRect piece(cv::Point2f(centres[k] * kBoardPxPerMm), cv::Size2f(30 * kBoardPxPerMm, 30 * kBoardPxPerMm), 20.0f * k);
+    cv::Point2f corners[4];
+    piece.points(corners);
+    std::vector<cv::Point> poly(corners, corners + 4);
+    cv::fillConvexPoly(frame, poly, cv::Scalar(152, 152, 150), cv::LINE_AA);
+  }
+  cv::GaussianBlur(frame, frame, {0, 0}, 1.0);
+  const cv::Mat frame_lab = OutlineLab(frame), reference_lab = OutlineLab(reference);
+  // The seed nearest each centre with votes enough to be named.
+  auto nearest = [&](const std::vector<OutlineSeed>& seeds, cv::Point2d centre_mm) {
+    double best = 1e9;
+    for (const OutlineSeed& s : seeds)
+      if (s.votes >= kMinOutlineVotes)
+        best =
+            std::min(best, cv::norm(cv::Point2d((s.centre_px.x + 0.5) / kBoardPxPerMm, (s.centre_px.y + 0.5) / kBoardPxPerMm) - centre_mm));
+    return best;
+  };
+  const std::vector<OutlineSeed> race = OutlineSeeds(frame_lab, reference_lab, kOutlineRadiusMm);
+  const std::vector<OutlineSeed> pieces = OutlineSeeds(frame_lab, reference_lab, kPieceOutlineRadiusMm);
+  std::printf("strongest seeds: %.1f votes at the race tokens' radius, %.1f at the pieces'\n", race.empty() ? 0.0 : race[0].votes,
+              pieces.empty() ? 0.0 : pieces[0].votes);
+  for (const cv::Point2d& c : centres) {
+    std::printf("piece at (%.0f, %.0f): nearest seed %.1f mm off at the race tokens' radius, %.1f at the pieces'\n", c.x, c.y,
+                nearest(race, c), nearest(pieces, c));
+    EXPECT_GT(nearest(race, c), 2.5);  // beyond the 2 mm an outline seed is named within (instances.cpp)
+    EXPECT_LT(nearest(pieces, c), 1.5);
+  }
 }
 
 // Without markers in the layout there is nothing to leave out.
