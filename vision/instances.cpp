@@ -464,8 +464,8 @@ std::vector<Instance> FindInstances(const Rectified& frame, const Foreground& fg
   // its centre it fits 1.4-1.9 times typical, the board 8-10 times worse. On the six suites: region errors 25, 31,
   // 33, 41, 80 and 63 -> 25, 30, 33, 40, 79 and 61, wrong and not flagged 0, 0, 0, 1, 13, 12 -> 0, 0, 0, 1, 11, 10,
   // regions flagged the same give or take one. Of the fifth suite's six fortresses one is found now, and a trolls
-  // decline token missed on a troll lair is flagged; the other five fortresses are still missed (not looked into;
-  // perhaps a door against the orcs beside it, whose foreground would take it in).
+  // decline token missed on a troll lair is flagged; of the other five, the pieces' outline seeds below find one more
+  // (four are still missed: seeds 5-14 mm off their centres, or none, beside the orcs' foreground).
   for (const cv::Point2d& p : fg.specks) fit(p, kMinOutlineVotes);
   // Then the larger pieces' outline seeds (observer.h kPieceOutlineRadiusMm), where no candidate fits well already.
   for (const OutlineSeed& o : frame.piece_seeds) {

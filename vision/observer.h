@@ -277,7 +277,7 @@ std::vector<OutlineSeed> OutlineSeeds(const cv::Mat& frame_half_lab, const cv::M
 inline constexpr double kOutlineRadiusMm = 12.0;  // a race token's or lost tribe's half width (25 mm tokens)
 inline constexpr float kMinOutlineVotes = 12;     // weaker outline peaks are texture lining up by chance
 // The larger pieces' (a fortress, a troll lair, a mountain: 28-31 mm) half width. Voted for at the race tokens' radius,
-// their outlines make a ring of weak votes around the centre, and a grey piece on grey ground (a fortress on the
+// their outlines peak 3-4 mm off the centre (beyond an outline seed's 2 mm search), and a grey piece on grey ground (a fortress on the
 // mountains' print) makes no foreground either: no seed lay on it. A second vote at this radius gives such pieces
 // seeds (instances.cpp names them after the others). On the seven accuracy suites: region errors 25 / 30 / 33 / 40 /
 // 77 / 58 / 53 -> 25 / 25 / 31 / 38 / 66 / 52 / 48, wrong and not flagged 0 / 0 / 0 / 1 / 9 / 7 / 3 -> 0 / 1 / 0 / 1 / 4
